@@ -1,0 +1,484 @@
+//! Puzzle files: reading and writing the two text forms of a Sudoku grid.
+//!
+//! - **Qt's `.data` form**, used by the bundled puzzles and Qt's example: 9 lines of 9
+//!   comma-separated digits, `0` for an empty cell, spaces allowed around each digit.
+//! - **The line form** of the public puzzle collections: 81 characters in reading order, a digit
+//!   `1`-`9` for a given and `.` or `0` for an empty cell.
+//!
+//! [`parse`] tells the two apart by the first line that holds anything: a comma means the `.data`
+//! form. In both forms blank lines and lines starting with `#` (comments) are skipped. Errors
+//! carry the 1-based line they were found on, and givens that clash (the same digit twice in a
+//! row, column or box) are rejected, naming the house and both cells. Parsing never panics.
+
+use crate::datamodel::Grid;
+use thiserror::Error;
+
+/// A named puzzle: what the game's puzzle chooser lists.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Puzzle {
+    /// The name shown to the player; for a bundled puzzle, its file stem
+    /// (`nearly-solved-sudoku`).
+    pub name: String,
+    /// The givens, `0` for a cell the player fills in.
+    pub givens: Grid,
+}
+
+/// Why a text is not a puzzle. Displays as `line N: message`.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("line {line}: {message}")]
+pub struct PuzzleError {
+    /// The 1-based line of the text where the problem is.
+    pub line: usize,
+    /// What is wrong, in lowercase, naming the offending text in backticks.
+    pub message: String,
+}
+
+impl PuzzleError {
+    fn new(line: usize, message: impl Into<String>) -> Self {
+        PuzzleError {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+/// Lines that carry content: `(1-based line number, trimmed text)`, without blank lines and
+/// `#` comments.
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+}
+
+/// Reads a puzzle in either form (see the [module docs](self)).
+///
+/// In the line form only the first content line is read; use [`parse_lines`] for a file with
+/// one puzzle per line.
+///
+/// # Errors
+/// A [`PuzzleError`] naming the line: no puzzle at all, the wrong number of rows or cells, a
+/// character that is not a digit, or two equal givens in one row, column or box.
+pub fn parse(text: &str) -> Result<Grid, PuzzleError> {
+    let mut lines = content_lines(text).peekable();
+    match lines.peek() {
+        None => Err(PuzzleError::new(
+            text.lines().count().max(1),
+            "no puzzle found: the text has no digits",
+        )),
+        Some((_, first)) if first.contains(',') => parse_qt_data(lines),
+        Some(&(number, first)) => parse_line(number, first),
+    }
+}
+
+/// Reads a file with one puzzle per line in the line form, as in the public collections:
+/// one result per content line (blank lines and `#` comments are skipped). Anything after the
+/// 81 cells that starts with `:` or `|` is ignored, so `puzzle:count` and
+/// `puzzle|expected|note` lines read too; errors carry the line number within `text`.
+pub fn parse_lines(text: &str) -> Vec<Result<Grid, PuzzleError>> {
+    content_lines(text)
+        .map(|(number, line)| {
+            let cells = line.split([':', '|']).next().unwrap_or_default().trim();
+            parse_line(number, cells)
+        })
+        .collect()
+}
+
+/// The Qt `.data` form, from the already-filtered content lines.
+fn parse_qt_data<'a>(lines: impl Iterator<Item = (usize, &'a str)>) -> Result<Grid, PuzzleError> {
+    let mut grid = Grid::default();
+    let mut row_lines = [0usize; 9];
+    let mut rows = 0;
+    let mut last_line = 1;
+    for (number, line) in lines {
+        if rows == 9 {
+            return Err(PuzzleError::new(
+                number,
+                "expected 9 rows, found a 10th (the puzzle ended on the line before)",
+            ));
+        }
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        if fields.len() != 9 {
+            return Err(PuzzleError::new(
+                number,
+                format!("expected 9 comma-separated digits, found {}", fields.len()),
+            ));
+        }
+        for (column, field) in fields.into_iter().enumerate() {
+            grid.0[rows][column] = match field.as_bytes() {
+                [digit @ b'0'..=b'9'] => digit - b'0',
+                [] => {
+                    return Err(PuzzleError::new(
+                        number,
+                        format!("column {} is empty, expected a digit", column + 1),
+                    ))
+                }
+                _ => {
+                    return Err(PuzzleError::new(
+                        number,
+                        format!("`{}` is not a digit", shorten(field)),
+                    ))
+                }
+            };
+        }
+        row_lines[rows] = number;
+        rows += 1;
+        last_line = number;
+    }
+    if rows < 9 {
+        return Err(PuzzleError::new(
+            last_line,
+            format!("expected 9 rows, found {rows} (the text ends here)"),
+        ));
+    }
+    check_givens(&grid, |row| row_lines[row])?;
+    Ok(grid)
+}
+
+/// The line form: exactly 81 cells on one line.
+fn parse_line(number: usize, line: &str) -> Result<Grid, PuzzleError> {
+    let mut grid = Grid::default();
+    let mut count = 0;
+    for (i, ch) in line.chars().enumerate() {
+        let value = match ch {
+            '.' | '0' => 0,
+            '1'..='9' => ch as u8 - b'0',
+            _ => {
+                return Err(PuzzleError::new(
+                    number,
+                    format!("`{ch}` (character {}) is not a digit or `.`", i + 1),
+                ))
+            }
+        };
+        if i < 81 {
+            grid.0[i / 9][i % 9] = value;
+        }
+        count += 1;
+    }
+    if count != 81 {
+        return Err(PuzzleError::new(
+            number,
+            format!("expected 81 cells (digits, `.` for empty), found {count}"),
+        ));
+    }
+    check_givens(&grid, |_| number)?;
+    Ok(grid)
+}
+
+/// A field cut to a readable length for an error message.
+fn shorten(field: &str) -> String {
+    const MAX: usize = 20;
+    if field.chars().count() <= MAX {
+        field.to_owned()
+    } else {
+        field.chars().take(MAX).chain("...".chars()).collect()
+    }
+}
+
+/// Rejects givens that clash. Cells are checked in reading order, so the error names the
+/// first cell that repeats an earlier given, on that cell's line (`line_of(row)`).
+fn check_givens(grid: &Grid, line_of: impl Fn(usize) -> usize) -> Result<(), PuzzleError> {
+    // Where each digit was first seen in each house: (row, column), 1-based when reported.
+    let mut in_row = [[None::<usize>; 10]; 9];
+    let mut in_column = [[None::<usize>; 10]; 9];
+    let mut in_box = [[None::<(usize, usize)>; 10]; 9];
+    for (r, row) in grid.0.iter().enumerate() {
+        for (c, &d) in row.iter().enumerate() {
+            if d == 0 {
+                continue;
+            }
+            let d_index = usize::from(d.min(9));
+            let b = r / 3 * 3 + c / 3;
+            let clash = |message: String| Err(PuzzleError::new(line_of(r), message));
+            if let Some(c0) = in_row[r][d_index] {
+                return clash(format!(
+                    "row {} has the given {d} twice (columns {} and {})",
+                    r + 1,
+                    c0 + 1,
+                    c + 1
+                ));
+            }
+            if let Some(r0) = in_column[c][d_index] {
+                return clash(format!(
+                    "column {} has the given {d} twice (rows {} and {})",
+                    c + 1,
+                    r0 + 1,
+                    r + 1
+                ));
+            }
+            if let Some((r0, c0)) = in_box[b][d_index] {
+                return clash(format!(
+                    "box {} has the given {d} twice (row {} column {} and row {} column {})",
+                    b + 1,
+                    r0 + 1,
+                    c0 + 1,
+                    r + 1,
+                    c + 1
+                ));
+            }
+            in_row[r][d_index] = Some(c);
+            in_column[c][d_index] = Some(r);
+            in_box[b][d_index] = Some((r, c));
+        }
+    }
+    Ok(())
+}
+
+/// Writes a grid in the line form: 81 characters, `.` for an empty cell, no newline.
+pub fn to_line(grid: &Grid) -> String {
+    grid.0
+        .iter()
+        .flatten()
+        .map(|&d| digit_char(d, '.'))
+        .collect()
+}
+
+/// Writes a grid in Qt's `.data` form, as Qt's files are laid out: 9 lines of 9 digits
+/// separated by `", "`, `0` for an empty cell, each line ending in a newline.
+pub fn to_qt_data(grid: &Grid) -> String {
+    let mut out = String::with_capacity(9 * 26);
+    for row in &grid.0 {
+        for (i, &d) in row.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push(digit_char(d, '0'));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The character for a cell value: `empty` for 0, the digit for 1..=9, `?` for anything else.
+fn digit_char(d: u8, empty: char) -> char {
+    match d {
+        0 => empty,
+        1..=9 => char::from(b'0' + d),
+        _ => '?',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const QT_SUDOKU: &str = "\
+0, 0, 0, 2, 6, 0, 7, 0, 1
+6, 8, 0, 0, 7, 0, 0, 9, 0
+1, 9, 0, 0, 0, 4, 5, 0, 0
+8, 2, 0, 1, 0, 0, 0, 4, 0
+0, 0, 4, 6, 0, 2, 9, 0, 0
+0, 5, 0, 0, 0, 3, 0, 2, 8
+0, 0, 9, 3, 0, 0, 0, 7, 4
+0, 4, 0, 0, 5, 0, 0, 3, 6
+7, 0, 3, 0, 1, 8, 0, 0, 0
+";
+    const QT_SUDOKU_LINE: &str =
+        "...26.7.168..7..9.19...45..82.1...4...46.29...5...3.28..93...74.4..5..367.3.18...";
+
+    fn err(text: &str) -> PuzzleError {
+        parse(text).expect_err("should not parse")
+    }
+
+    #[test]
+    fn both_forms_read_the_same_grid() {
+        let a = parse(QT_SUDOKU).unwrap();
+        let b = parse(QT_SUDOKU_LINE).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.0[0], [0, 0, 0, 2, 6, 0, 7, 0, 1]);
+        assert_eq!(a.0[8], [7, 0, 3, 0, 1, 8, 0, 0, 0]);
+        assert_eq!(parse(&QT_SUDOKU_LINE.replace('.', "0")).unwrap(), a);
+    }
+
+    #[test]
+    fn writers_round_trip() {
+        let g = parse(QT_SUDOKU).unwrap();
+        assert_eq!(to_line(&g), QT_SUDOKU_LINE);
+        assert_eq!(to_qt_data(&g), QT_SUDOKU, "byte for byte as Qt's file");
+        assert_eq!(parse(&to_qt_data(&g)).unwrap(), g);
+        assert_eq!(parse(&to_line(&g)).unwrap(), g);
+    }
+
+    #[test]
+    fn whitespace_blank_lines_and_comments_are_ignored() {
+        let spaced = QT_SUDOKU.replace(", ", " ,\t").replace('\n', "\r\n\n  ");
+        let text = format!("# a comment\n\n{spaced}\n\n");
+        assert_eq!(parse(&text).unwrap(), parse(QT_SUDOKU).unwrap());
+        let compact = QT_SUDOKU.replace(", ", ",");
+        assert_eq!(parse(&compact).unwrap(), parse(QT_SUDOKU).unwrap());
+        let line = format!("\n  {QT_SUDOKU_LINE}  \nignored second line\n");
+        assert_eq!(parse(&line).unwrap(), parse(QT_SUDOKU).unwrap());
+    }
+
+    #[test]
+    fn qt_form_errors_name_the_line() {
+        let short_row =
+            QT_SUDOKU.replacen("6, 8, 0, 0, 7, 0, 0, 9, 0", "6, 8, 0, 0, 7, 0, 0, 9", 1);
+        let e = err(&short_row);
+        assert_eq!(e.line, 2);
+        assert_eq!(
+            e.to_string(),
+            "line 2: expected 9 comma-separated digits, found 8"
+        );
+
+        let letter = QT_SUDOKU.replacen("0, 4, 0, 0, 5", "0, 4, x, 0, 5", 1);
+        assert_eq!(err(&letter).to_string(), "line 8: `x` is not a digit");
+
+        let two_digits = QT_SUDOKU.replacen("7, 0, 3", "7, 10, 3", 1);
+        assert_eq!(err(&two_digits).to_string(), "line 9: `10` is not a digit");
+
+        let empty_field = QT_SUDOKU.replacen("1, 9, 0", "1, , 0", 1);
+        assert_eq!(
+            err(&empty_field).to_string(),
+            "line 3: column 2 is empty, expected a digit"
+        );
+
+        let eight_rows: String = QT_SUDOKU
+            .lines()
+            .take(8)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(
+            err(&eight_rows).to_string(),
+            "line 8: expected 9 rows, found 8 (the text ends here)"
+        );
+
+        let ten_rows = format!("{QT_SUDOKU}\n0,0,0,0,0,0,0,0,0\n");
+        let e = err(&ten_rows);
+        assert_eq!(e.line, 11);
+        assert!(
+            e.message.starts_with("expected 9 rows, found a 10th"),
+            "{e}"
+        );
+
+        assert_eq!(
+            err("").to_string(),
+            "line 1: no puzzle found: the text has no digits"
+        );
+        assert_eq!(err("\n\n# only a comment\n").line, 3);
+    }
+
+    #[test]
+    fn line_form_errors_name_the_character() {
+        let short = &QT_SUDOKU_LINE[1..];
+        assert_eq!(
+            err(short).to_string(),
+            "line 1: expected 81 cells (digits, `.` for empty), found 80"
+        );
+        let long = format!("\n\n{QT_SUDOKU_LINE}.");
+        assert_eq!(err(&long).line, 3);
+        let bad = QT_SUDOKU_LINE.replacen('.', "x", 1);
+        assert_eq!(
+            err(&bad).to_string(),
+            "line 1: `x` (character 1) is not a digit or `.`"
+        );
+    }
+
+    #[test]
+    fn clashing_givens_are_rejected() {
+        // row 3 (line 3) gets a second 5 in column 7... it has one in column 7 already: use 4.
+        let row = QT_SUDOKU.replacen("1, 9, 0, 0, 0, 4, 5, 0, 0", "1, 9, 0, 0, 0, 4, 5, 4, 0", 1);
+        assert_eq!(
+            err(&row).to_string(),
+            "line 3: row 3 has the given 4 twice (columns 6 and 8)"
+        );
+
+        // column 1: 8 in row 4, put another 8 in row 9 of column 1? Row 9 has 7 there; use row 5.
+        let column =
+            QT_SUDOKU.replacen("0, 0, 4, 6, 0, 2, 9, 0, 0", "8, 0, 4, 6, 0, 2, 9, 0, 0", 1);
+        let e = err(&column);
+        assert_eq!(
+            e.to_string(),
+            "line 5: column 1 has the given 8 twice (rows 4 and 5)"
+        );
+
+        // box 1: 6 at row 2 column 1; another 6 at row 1 column 3 is caught there, in box 1.
+        let b = QT_SUDOKU.replacen("0, 0, 0, 2, 6", "0, 0, 5, 2, 6", 1);
+        assert!(
+            parse(&b).is_ok(),
+            "5 in row 1 column 3 clashes with nothing"
+        );
+        let b = QT_SUDOKU.replacen("1, 9, 0, 0, 0, 4", "1, 9, 8, 0, 0, 4", 1);
+        assert_eq!(
+            err(&b).to_string(),
+            "line 3: box 1 has the given 8 twice (row 2 column 2 and row 3 column 3)"
+        );
+
+        let line = format!("11{}", &QT_SUDOKU_LINE[2..]);
+        assert_eq!(
+            err(&line).to_string(),
+            "line 1: row 1 has the given 1 twice (columns 1 and 2)"
+        );
+    }
+
+    #[test]
+    fn parse_lines_reads_collections() {
+        let text = format!(
+            "# header\n{QT_SUDOKU_LINE}:1:whatever\n\n{QT_SUDOKU_LINE}|unique|note\nnonsense\n"
+        );
+        let results = parse_lines(&text);
+        assert_eq!(results.len(), 3);
+        assert_eq!(results[0], parse(QT_SUDOKU));
+        assert_eq!(results[1], parse(QT_SUDOKU));
+        assert_eq!(results[2].as_ref().unwrap_err().line, 5);
+    }
+
+    /// A small deterministic generator (xorshift64*), so the garbage test needs no dependency.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        const ALPHABET: &[&str] = &[
+            "0", "1", "5", "9", ".", ",", ", ", " ", "\n", "\r\n", "#", ":", "|", "x", "é", "10",
+            "\t", "",
+        ];
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let seeds = [QT_SUDOKU, QT_SUDOKU_LINE, ""];
+        for i in 0..20_000 {
+            let text: String = if i % 2 == 0 {
+                // pure noise
+                (0..rng.below(200))
+                    .map(|_| ALPHABET[rng.below(ALPHABET.len())])
+                    .collect()
+            } else {
+                // a valid puzzle with a few characters replaced, removed or inserted
+                let mut chars: Vec<char> = seeds[rng.below(seeds.len())].chars().collect();
+                for _ in 0..=rng.below(4) {
+                    let pos = rng.below(chars.len() + 1);
+                    let piece: Vec<char> = ALPHABET[rng.below(ALPHABET.len())].chars().collect();
+                    match rng.below(3) {
+                        0 if pos < chars.len() => {
+                            chars.remove(pos);
+                        }
+                        _ => chars.splice(pos..pos, piece).for_each(drop),
+                    }
+                }
+                chars.into_iter().collect()
+            };
+            if let Ok(g) = parse(&text) {
+                // Whatever parses is a well-formed grid that writes and reads back the same.
+                assert!(g.0.iter().flatten().all(|&d| d <= 9));
+                assert_eq!(parse(&to_line(&g)), Ok(g));
+                assert_eq!(parse(&to_qt_data(&g)), Ok(g));
+            } else {
+                let e = parse(&text).unwrap_err();
+                assert!(
+                    e.line >= 1 && e.line <= text.lines().count().max(1),
+                    "{e:?} in {text:?}"
+                );
+            }
+            let _ = parse_lines(&text);
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! Compiles every SCION chart found into `$OUT_DIR/scion/` and writes `$OUT_DIR/scion_cases.rs`:
+//! one module per compiled chart, one monomorphic `run_*` function per chart, and the table
+//! `CASES` the test `tests/scion.rs` walks.
+//!
+//! The tests folder is `$SCXML_SCION_DIR` when set (a relative path is taken from the workspace
+//! root), else `<workspace root>/../shared/testdata/scion`. Whatever is in it is used: a
+//! missing folder gives an empty table, a chart without its `.json` trace or with an error is a
+//! failing case, never a build failure.
+
+#[path = "build/rewrite.rs"]
+mod rewrite;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The groups the current issue covers: every test in them must pass.
+const REQUIRED_GROUPS: &[&str] = &[
+    "basic",
+    "hierarchy",
+    "documentOrder",
+    "parallel",
+    "more-parallel",
+    "parallel+interrupt",
+    "history",
+    "targetless-transition",
+    "multiple-events-per-transition",
+    "scxml-prefix-event-name-matching",
+    "default-initial-state",
+    "actionSend",
+    "delayedSend",
+];
+
+/// What the test does with a chart.
+enum Kind {
+    /// Compiled into `$OUT_DIR/scion/<module>.rs`.
+    Compiled { module: String, datamodel: rewrite::Datamodel },
+    /// The chart could not be used: the located message.
+    Broken(String),
+    /// The chart needs ECMAScript (a later issue ports it).
+    Skip(String),
+}
+
+struct Case {
+    group: String,
+    name: String,
+    required: bool,
+    trace: Option<PathBuf>,
+    kind: Kind,
+}
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=SCXML_SCION_DIR");
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build/rewrite.rs");
+    let manifest_dir = PathBuf::from(env("CARGO_MANIFEST_DIR"));
+    let out_dir = PathBuf::from(env("OUT_DIR"));
+    let workspace_root = manifest_dir.join("../..");
+    let dir = match std::env::var_os("SCXML_SCION_DIR") {
+        Some(d) if !d.is_empty() => workspace_root.join(d),
+        _ => workspace_root.join("../shared/testdata/scion"),
+    };
+    let dir = dir.canonicalize().unwrap_or(dir);
+    println!("cargo:rerun-if-changed={}", dir.display());
+
+    let charts_dir = out_dir.join("scion");
+    std::fs::create_dir_all(&charts_dir).expect("create $OUT_DIR/scion");
+    let found = dir.is_dir();
+    let cases = if found {
+        collect(&dir, &charts_dir)
+    } else {
+        Vec::new()
+    };
+    let table = emit_table(&dir, found, &cases);
+    write_if_changed(&out_dir.join("scion_cases.rs"), &table);
+}
+
+fn env(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set: run through Cargo"))
+}
+
+/// Every `group/NAME.scxml` of `dir`, in sorted order, compiled or classified.
+fn collect(dir: &Path, charts_dir: &Path) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for group_dir in sorted_entries(dir).into_iter().filter(|p| p.is_dir()) {
+        let group = file_name(&group_dir);
+        let required = REQUIRED_GROUPS.contains(&group.as_str());
+        for chart in sorted_entries(&group_dir) {
+            if chart.extension().and_then(|e| e.to_str()) != Some("scxml") {
+                continue;
+            }
+            let name = chart
+                .file_stem()
+                .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+            let trace = chart.with_extension("json");
+            let module = format!("c{:03}_{}_{}", cases.len(), snake(&group), snake(&name));
+            let kind = classify(&group, &name, &chart, required, charts_dir, &module);
+            cases.push(Case {
+                group: group.clone(),
+                name,
+                required,
+                trace: trace.is_file().then_some(trace),
+                kind,
+            });
+        }
+    }
+    cases
+}
+
+fn classify(
+    group: &str,
+    name: &str,
+    chart: &Path,
+    required: bool,
+    charts_dir: &Path,
+    module: &str,
+) -> Kind {
+    let text = match std::fs::read_to_string(chart) {
+        Ok(t) => t,
+        Err(e) => return Kind::Broken(format!("{}: {e}", chart.display())),
+    };
+    let rewritten = match rewrite::rewrite(&format!("{group}/{name}"), &text) {
+        Ok(r) => r,
+        Err(reason) if required => {
+            return Kind::Broken(format!(
+                "{}: needs ECMAScript and is not ported: {reason}",
+                chart.display()
+            ))
+        }
+        Err(reason) => return Kind::Skip(format!("needs ECMAScript ({reason})")),
+    };
+    let generated = sudoku_scxmlc::Config::new()
+        .type_name("Machine")
+        .runtime_path("::sudoku_scxmlc::runtime")
+        .generate(chart, &rewritten.text);
+    match generated {
+        Ok(g) => {
+            write_if_changed(&charts_dir.join(format!("{module}.rs")), &g.code);
+            Kind::Compiled {
+                module: module.to_owned(),
+                datamodel: rewritten.datamodel,
+            }
+        }
+        Err(e) => Kind::Broken(e.to_string()),
+    }
+}
+
+fn emit_table(dir: &Path, found: bool, cases: &[Case]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "// @generated by scxml-scion-tests/build.rs from {:?}.\n",
+        dir.display().to_string()
+    );
+    let _ = writeln!(
+        out,
+        "/// The SCION tests folder the table was built from.\npub const SCION_DIR: &str = {:?};",
+        dir.display().to_string()
+    );
+    let _ = writeln!(
+        out,
+        "/// Whether that folder existed at build time.\npub const SCION_DIR_FOUND: bool = {found};\n"
+    );
+    let _ = writeln!(
+        out,
+        "/// One module per compiled chart.\n#[doc(hidden)]\n#[allow(clippy::all, clippy::pedantic, unused)]\npub mod charts {{"
+    );
+    for case in cases {
+        if let Kind::Compiled { module, datamodel } = &case.kind {
+            let _ = writeln!(
+                out,
+                "    /// `{}/{}.scxml` ({datamodel:?} datamodel).\n    pub mod {module} {{\n        include!(concat!(env!(\"OUT_DIR\"), \"/scion/{module}.rs\"));\n    }}",
+                case.group, case.name
+            );
+        }
+    }
+    out.push_str("}\n\n");
+    for case in cases {
+        if let Kind::Compiled { module, .. } = &case.kind {
+            let _ = writeln!(
+                out,
+                "fn run_{module}(trace: &crate::Trace) -> ::core::result::Result<(), String> {{\n    crate::check(charts::{module}::Machine::new(), trace)\n}}"
+            );
+        }
+    }
+    out.push_str("\n/// Every chart of the folder, in group and name order.\npub static CASES: &[crate::TestCase] = &[\n");
+    for case in cases {
+        let trace_json = match &case.trace {
+            Some(p) => format!("include_str!({:?})", p.display().to_string()),
+            None => "\"\"".to_owned(),
+        };
+        let runner = match (&case.kind, &case.trace) {
+            (_, None) => format!(
+                "crate::Runner::Broken({:?})",
+                format!("no trace: {}.json is missing", case.name)
+            ),
+            (Kind::Compiled { module, .. }, Some(_)) => format!("crate::Runner::Chart(run_{module})"),
+            (Kind::Broken(msg), Some(_)) => format!("crate::Runner::Broken({msg:?})"),
+            (Kind::Skip(msg), Some(_)) => format!("crate::Runner::Skip({msg:?})"),
+        };
+        let _ = writeln!(
+            out,
+            "    crate::TestCase {{\n        group: {:?},\n        name: {:?},\n        required: {},\n        trace_json: {trace_json},\n        run: {runner},\n    }},",
+            case.group, case.name, case.required
+        );
+    }
+    out.push_str("];\n");
+    out
+}
+
+fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    entries.sort();
+    entries
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+}
+
+/// `parallel+interrupt` → `parallel_interrupt`, `documentOrder0` → `documentorder0`.
+fn snake(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_matches('_').to_owned()
+}
+
+fn write_if_changed(path: &Path, contents: &str) {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == contents) {
+        return;
+    }
+    std::fs::write(path, contents).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+}

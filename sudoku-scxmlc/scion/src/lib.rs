@@ -1,0 +1,171 @@
+//! The SCION statechart tests (jbeard4/scxml-test-framework) run against `sudoku-scxmlc`.
+//!
+//! `build.rs` compiles each `GROUP/NAME.scxml` of the tests folder into a module of
+//! [`charts`] (rewriting `datamodel="ecmascript"` in memory, see `build/rewrite.rs`) and lists
+//! every chart in [`CASES`]. `tests/scion.rs` runs them:
+//!
+//! ```text
+//! cargo test -p scxml-scion-tests -- --nocapture
+//! SCXML_SCION_DIR=/path/to/scion cargo test -p scxml-scion-tests
+//! ```
+
+use serde::Deserialize;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+use sudoku_scxmlc::runtime::{Chart, Machine};
+
+include!(concat!(env!("OUT_DIR"), "/scion_cases.rs"));
+
+/// One chart of the folder and its trace.
+#[derive(Debug)]
+pub struct TestCase {
+    /// The folder the chart is in (`basic`).
+    pub group: &'static str,
+    /// The chart's file stem (`basic0`).
+    pub name: &'static str,
+    /// Whether the group is in the current issue's scope.
+    pub required: bool,
+    /// The `NAME.json` trace (empty when missing).
+    pub trace_json: &'static str,
+    /// How to run it.
+    pub run: Runner,
+}
+
+/// What [`TestCase::run`] does.
+#[derive(Debug, Clone, Copy)]
+pub enum Runner {
+    /// Runs the compiled chart against a trace.
+    Chart(fn(&Trace) -> Result<(), String>),
+    /// The chart could not be compiled (or has no trace): the located message.
+    Broken(&'static str),
+    /// The chart needs ECMAScript: why.
+    Skip(&'static str),
+}
+
+/// A SCION trace: `{initialConfiguration, events: [{event: {name}, after?, nextConfiguration}]}`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Trace {
+    /// The sorted atomic states after start.
+    pub initial_configuration: Vec<String>,
+    /// The events to send, in order.
+    pub events: Vec<Step>,
+}
+
+/// One event of a [`Trace`].
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Step {
+    /// The event to submit.
+    pub event: EventSpec,
+    /// Milliseconds of machine time to let pass before submitting it.
+    #[serde(default)]
+    pub after: Option<f64>,
+    /// The sorted atomic states expected after it.
+    pub next_configuration: Vec<String>,
+}
+
+/// The event of a [`Step`].
+#[derive(Debug, Clone, Deserialize)]
+pub struct EventSpec {
+    /// Its name.
+    pub name: String,
+}
+
+impl Trace {
+    /// Parses a `NAME.json` trace.
+    ///
+    /// # Errors
+    /// The JSON error, when the text is not a trace.
+    pub fn parse(json: &str) -> Result<Trace, String> {
+        serde_json::from_str(json).map_err(|e| format!("bad trace JSON: {e}"))
+    }
+}
+
+/// Runs `machine` through `trace`: start, compare the sorted atomic configuration with
+/// `initialConfiguration`, then for each step advance the clock by `after` ms (if given),
+/// submit the event and compare with `nextConfiguration`.
+///
+/// # Errors
+/// The first mismatch: which step, the expected and the actual configuration, and any
+/// runtime errors the machine reported.
+pub fn check<C: Chart>(machine: Machine<C>, trace: &Trace) -> Result<(), String> {
+    let errors = Rc::new(RefCell::new(Vec::<String>::new()));
+    let sink = Rc::clone(&errors);
+    let _connection = machine.connect_to_error(move |e| sink.borrow_mut().push(e.to_string()));
+    machine.start();
+    compare(
+        "initial configuration",
+        &trace.initial_configuration,
+        &machine,
+        &errors,
+    )?;
+    for (i, step) in trace.events.iter().enumerate() {
+        let mut what = format!("step {} (", i + 1);
+        if let Some(ms) = step.after {
+            machine.advance_time(Duration::from_secs_f64(ms.max(0.0) / 1000.0));
+            what.push_str(&format!("after {ms} ms, "));
+        }
+        machine.submit_event(&step.event.name, ());
+        what.push_str(&format!("event `{}`)", step.event.name));
+        compare(&what, &step.next_configuration, &machine, &errors)?;
+    }
+    Ok(())
+}
+
+fn compare<C: Chart>(
+    what: &str,
+    expected: &[String],
+    machine: &Machine<C>,
+    errors: &RefCell<Vec<String>>,
+) -> Result<(), String> {
+    let mut expected: Vec<&str> = expected.iter().map(String::as_str).collect();
+    expected.sort_unstable();
+    let got = machine.active_atomic_state_ids();
+    if got == expected {
+        return Ok(());
+    }
+    let mut msg = format!("{what}: expected {expected:?}, got {got:?}");
+    let errors = errors.borrow();
+    if !errors.is_empty() {
+        msg.push_str(&format!("; runtime errors: {}", errors.join(" | ")));
+    }
+    Err(msg)
+}
+
+#[cfg(test)]
+#[path = "../build/rewrite.rs"]
+mod rewrite;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trace_parses_with_and_without_after() {
+        let t = Trace::parse(
+            r#"{"initialConfiguration":["a"],"events":[
+                {"event":{"name":"t"},"nextConfiguration":["b"]},
+                {"after":100,"event":{"name":"t2"},"nextConfiguration":["d","c"]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(t.initial_configuration, ["a"]);
+        assert_eq!(t.events.len(), 2);
+        assert_eq!(t.events[0].after, None);
+        assert_eq!(t.events[1].after, Some(100.0));
+        assert_eq!(t.events[1].event.name, "t2");
+    }
+
+    #[test]
+    fn table_is_consistent() {
+        if !SCION_DIR_FOUND {
+            assert!(CASES.is_empty());
+        }
+        for case in CASES {
+            if let Runner::Chart(_) = case.run {
+                Trace::parse(case.trace_json).unwrap();
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! Runs every SCION chart of the table `build.rs` generated and prints one line per test:
+//! `PASS group/name`, `FAIL group/name: reason` or `SKIP group/name: reason`, then
+//! `N passed, N failed, N skipped`. Fails when a test of a required group fails.
+//!
+//! `cargo test -p scxml-scion-tests --test scion -- history` runs only the tests whose
+//! `group/name` contains `history`.
+
+use scxml_scion_tests::{Runner, TestCase, Trace, CASES, SCION_DIR, SCION_DIR_FOUND};
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// A chart that runs longer than this is reported as failing (its thread is left behind).
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+enum Outcome {
+    Pass,
+    Fail(String),
+    Skip(String),
+}
+
+fn main() -> ExitCode {
+    if !SCION_DIR_FOUND {
+        println!("SCION tests skipped: folder {SCION_DIR} not found (set SCXML_SCION_DIR)");
+        return ExitCode::SUCCESS;
+    }
+    // Arguments that are not flags (`--nocapture`, ...) filter by `group/name` substring.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    let mut required_failures = Vec::new();
+    for case in CASES {
+        let id = format!("{}/{}", case.group, case.name);
+        if !filters.is_empty() && !filters.iter().any(|f| id.contains(f.as_str())) {
+            continue;
+        }
+        match run(case) {
+            Outcome::Pass => {
+                passed += 1;
+                println!("PASS {id}");
+            }
+            Outcome::Fail(reason) => {
+                failed += 1;
+                let scope = if case.required {
+                    required_failures.push(id.clone());
+                    ""
+                } else {
+                    " [not required yet]"
+                };
+                println!("FAIL {id}{scope}: {}", indent(&reason));
+            }
+            Outcome::Skip(reason) => {
+                skipped += 1;
+                println!("SKIP {id}: {reason}");
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed, {skipped} skipped");
+    if required_failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        println!(
+            "{} required test(s) failed: {}",
+            required_failures.len(),
+            required_failures.join(", ")
+        );
+        ExitCode::FAILURE
+    }
+}
+
+fn run(case: &'static TestCase) -> Outcome {
+    let run = match case.run {
+        Runner::Chart(run) => run,
+        Runner::Broken(msg) => return Outcome::Fail(msg.to_owned()),
+        Runner::Skip(msg) => return Outcome::Skip(msg.to_owned()),
+    };
+    let trace = match Trace::parse(case.trace_json) {
+        Ok(t) => t,
+        Err(e) => return Outcome::Fail(e),
+    };
+    // Each chart runs on its own thread, so a panic or an endless loop in the runtime is one
+    // failing test rather than the end of the run.
+    let (tx, rx) = mpsc::channel();
+    let handle = std::thread::Builder::new()
+        .name(format!("{}/{}", case.group, case.name))
+        .spawn(move || {
+            let _ = tx.send(run(&trace));
+        })
+        .expect("spawn a test thread");
+    match rx.recv_timeout(TIMEOUT) {
+        Ok(Ok(())) => Outcome::Pass,
+        Ok(Err(reason)) => Outcome::Fail(reason),
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            Outcome::Fail(format!("did not finish within {} s", TIMEOUT.as_secs()))
+        }
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            let panic = handle.join().err().map_or_else(
+                || "the test thread ended without a result".to_owned(),
+                |p| {
+                    p.downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                        .unwrap_or_else(|| "non-string panic payload".to_owned())
+                },
+            );
+            Outcome::Fail(format!("panicked: {panic}"))
+        }
+    }
+}
+
+/// Multi-line messages (located compiler diagnostics) indented under their FAIL line.
+fn indent(text: &str) -> String {
+    text.trim_end().replace('\n', "\n    ")
+}

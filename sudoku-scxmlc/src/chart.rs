@@ -1,0 +1,311 @@
+//! The validated chart: what [`validate`](crate::validate) produces and [`plan`](crate::plan)
+//! consumes. Ids are resolved to indices, states are in document order (index 0 is the
+//! `<scxml>` root), and datamodel code has been parsed with `syn`.
+
+use crate::diagnostic::Span;
+use crate::runtime::StateKind;
+use proc_macro2::TokenStream;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Which datamodel the chart uses (`<scxml datamodel>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DatamodelKind {
+    /// SCXML 1.0, appendix B.1: no data, conditions are `In(id)` only.
+    Null,
+    /// Conditions, expressions and scripts are Rust; `<data>` items are typed fields.
+    Rust,
+}
+
+/// A validated chart.
+#[derive(Debug, Clone)]
+pub struct Chart {
+    /// `<scxml name>`, or the file stem.
+    pub name: String,
+    /// The chart's file name as messages print it.
+    pub file: String,
+    /// The datamodel.
+    pub datamodel: DatamodelKind,
+    /// All states in document order; index 0 is the root.
+    pub states: Vec<State>,
+    /// All transitions in document order (initial and history default ones included).
+    pub transitions: Vec<Transition>,
+    /// `<data>` items in document order.
+    pub data: Vec<Data>,
+    /// Top-level `<script>` elements, merged into one block.
+    pub script: Option<Block>,
+    /// Concrete event names the chart mentions, first occurrence first, with the 1-based line
+    /// and span of that occurrence.
+    pub event_names: Vec<(String, u32, Span)>,
+    /// Files the chart pulls in (`<script src>`, `<data src>`), for `rerun-if-changed`.
+    pub included_files: Vec<PathBuf>,
+}
+
+/// A state (or the root, or a history pseudo-state).
+#[derive(Debug, Clone)]
+pub struct State {
+    /// The `id`, or a generated `__state_N`.
+    pub id: String,
+    /// Whether `id` was generated.
+    pub generated_id: bool,
+    /// What kind of state.
+    pub kind: StateKind,
+    /// Parent index; `None` for the root.
+    pub parent: Option<usize>,
+    /// Children (history included) in document order.
+    pub children: Vec<usize>,
+    /// Initial transition (root, compound) or default transition (history).
+    pub initial: Option<usize>,
+    /// Outgoing `<transition>`s in document order.
+    pub transitions: Vec<usize>,
+    /// One block per `<onentry>`.
+    pub onentry: Vec<Block>,
+    /// One block per `<onexit>`.
+    pub onexit: Vec<Block>,
+    /// `<donedata>` of a final state.
+    pub donedata: Option<DoneData>,
+    /// 1-based line.
+    pub line: u32,
+    /// The element name's span.
+    pub span: Span,
+    /// The XML comment before the element.
+    pub comment: Option<String>,
+}
+
+/// A transition.
+#[derive(Debug, Clone)]
+pub struct Transition {
+    /// Source state index.
+    pub source: usize,
+    /// Normalized descriptors (`foo.*` → `foo`); empty for eventless.
+    pub events: Vec<String>,
+    /// The `event` attribute as written.
+    pub event_text: Option<String>,
+    /// The `cond`.
+    pub cond: Option<Cond>,
+    /// Target state indices.
+    pub targets: Vec<usize>,
+    /// `type="internal"` (initial transitions count as internal).
+    pub internal: bool,
+    /// Executable content.
+    pub content: Option<Block>,
+    /// 1-based line.
+    pub line: u32,
+}
+
+/// A block of executable content.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// 1-based line of the element holding it.
+    pub line: u32,
+    /// What holds it, e.g. ``<onentry> of `game` ``.
+    pub owner: String,
+    /// The elements.
+    pub body: Vec<Exec>,
+}
+
+/// A condition.
+#[derive(Debug, Clone)]
+pub enum Cond {
+    /// Null datamodel `In(id)`: true when the state is active.
+    In(usize),
+    /// Rust boolean expression.
+    Rust(Code),
+}
+
+/// Rust code from the chart, parsed at build time.
+#[derive(Debug, Clone)]
+pub struct Code {
+    /// As written.
+    pub text: String,
+    /// 1-based line.
+    pub line: u32,
+    /// The parsed tokens (an expression, or statements for scripts).
+    pub tokens: TokenStream,
+    /// Identifiers the code mentions (to bind only the data it uses).
+    pub idents: Vec<String>,
+}
+
+/// A literal attribute or its `*expr` twin.
+#[derive(Debug, Clone)]
+pub enum Value {
+    /// `event="x"`.
+    Literal(String),
+    /// `eventexpr="..."`.
+    Expr(Code),
+}
+
+/// A location of `<assign>`, `idlocation`, `<foreach item>`.
+#[derive(Debug, Clone)]
+pub struct Location {
+    /// The place expression.
+    pub code: Code,
+    /// The `<data>` index at its root.
+    pub data: LocationRoot,
+    /// Whether the location is the bare data id.
+    pub bare: bool,
+}
+
+/// What a location's root names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LocationRoot {
+    /// A `<data>` item.
+    Data(usize),
+    /// A read-only system variable (`_event`, `_name`, ...): assigning raises `error.execution`.
+    SystemVariable,
+}
+
+/// One element of executable content (SCXML 1.0, section 4).
+#[derive(Debug, Clone)]
+pub enum Exec {
+    /// `<raise event>`.
+    Raise {
+        /// Event name.
+        event: String,
+        /// 1-based line.
+        line: u32,
+    },
+    /// `<send>`.
+    Send(Box<Send>),
+    /// `<cancel>`.
+    Cancel {
+        /// `sendid` or `sendidexpr`.
+        sendid: Value,
+        /// 1-based line.
+        line: u32,
+    },
+    /// `<assign>`.
+    Assign {
+        /// Where.
+        location: Location,
+        /// What (`expr`, or the element's text as an expression).
+        expr: Code,
+        /// 1-based line.
+        line: u32,
+    },
+    /// `<if>`/`<elseif>`/`<else>`.
+    If {
+        /// Conditions (`None` for `<else>`) with their bodies.
+        branches: Vec<(Option<Cond>, Vec<Exec>)>,
+        /// 1-based line.
+        line: u32,
+    },
+    /// `<foreach>`.
+    Foreach {
+        /// The collection.
+        array: Code,
+        /// The `<data>` item receiving each element.
+        item: usize,
+        /// The `<data>` item receiving the index.
+        index: Option<usize>,
+        /// The body.
+        body: Vec<Exec>,
+        /// 1-based line.
+        line: u32,
+    },
+    /// `<log>`.
+    Log {
+        /// `label`.
+        label: String,
+        /// `expr`.
+        expr: Option<Code>,
+        /// 1-based line.
+        line: u32,
+    },
+    /// `<script>`.
+    Script {
+        /// The statements.
+        code: Code,
+        /// 1-based line.
+        line: u32,
+    },
+}
+
+/// A `<send>` element.
+#[derive(Debug, Clone)]
+pub struct Send {
+    /// `event`/`eventexpr`.
+    pub event: Option<Value>,
+    /// `target`/`targetexpr`.
+    pub target: Option<Value>,
+    /// `type`/`typeexpr`.
+    pub type_: Option<Value>,
+    /// `id`.
+    pub id: Option<String>,
+    /// `idlocation`.
+    pub idlocation: Option<Location>,
+    /// `delay` (parsed) or `delayexpr`.
+    pub delay: Option<Delay>,
+    /// `namelist` data indices.
+    pub namelist: Vec<usize>,
+    /// `<param>` children.
+    pub params: Vec<Param>,
+    /// `<content>` child.
+    pub content: Option<Content>,
+    /// 1-based line.
+    pub line: u32,
+}
+
+/// A delay.
+#[derive(Debug, Clone)]
+pub enum Delay {
+    /// `delay="1s"`, parsed at build time.
+    Fixed(Duration),
+    /// `delayexpr`.
+    Expr(Code),
+}
+
+/// A `<param>`.
+#[derive(Debug, Clone)]
+pub struct Param {
+    /// `name`.
+    pub name: String,
+    /// `expr`, or `location` read as an expression.
+    pub expr: Code,
+}
+
+/// A `<content>`.
+#[derive(Debug, Clone)]
+pub enum Content {
+    /// `expr`.
+    Expr(Code),
+    /// Inline text (JSON when it parses as JSON, otherwise a string).
+    Text(String),
+}
+
+/// A `<donedata>`.
+#[derive(Debug, Clone)]
+pub struct DoneData {
+    /// 1-based line.
+    pub line: u32,
+    /// `<content>`.
+    pub content: Option<Content>,
+    /// `<param>`s.
+    pub params: Vec<Param>,
+}
+
+/// A `<data>` item.
+#[derive(Debug, Clone)]
+pub struct Data {
+    /// The id (a Rust identifier).
+    pub id: String,
+    /// `rs:type`, if given; otherwise a dynamic `serde_json::Value`.
+    pub ty: Option<TokenStream>,
+    /// The type as written.
+    pub ty_text: Option<String>,
+    /// How it is initialised.
+    pub init: DataInit,
+    /// 1-based line.
+    pub line: u32,
+}
+
+/// How a `<data>` gets its first value.
+#[derive(Debug, Clone)]
+pub enum DataInit {
+    /// The type's default.
+    Default,
+    /// `expr`.
+    Expr(Code),
+    /// Inline content or `src` file: JSON text.
+    Json(String),
+}

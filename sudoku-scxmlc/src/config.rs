@@ -1,0 +1,234 @@
+//! The build-script entry points: [`compile`] for the common case and [`Config`] for options.
+//! [`Config::generate`] does the work in memory (parse → validate → plan → emit);
+//! [`Config::compile`] is the thin shell that talks to Cargo and writes `OUT_DIR`.
+
+use crate::diagnostic::{Diagnostic, Rendered, Severity, SourceFile};
+use crate::{emit, parse, plan, validate};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Compiles `chart` (relative to the crate's `Cargo.toml`) into `$OUT_DIR/<chart stem>.rs`,
+/// from a build script. Include the result with
+/// `include!(concat!(env!("OUT_DIR"), "/<chart stem>.rs"));`.
+///
+/// # Errors
+/// See [`Config::compile`].
+pub fn compile(chart: impl AsRef<Path>) -> Result<PathBuf, Error> {
+    Config::new().compile(chart)
+}
+
+/// Options for compiling a chart. Every method is named for its effect and returns `&mut Self`.
+#[derive(Debug, Clone)]
+pub struct Config {
+    out_dir: Option<PathBuf>,
+    runtime_path: String,
+    type_name: Option<String>,
+    file_name: Option<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            out_dir: None,
+            runtime_path: "::sudoku_scxmlc::runtime".to_owned(),
+            type_name: None,
+            file_name: None,
+        }
+    }
+}
+
+/// The output of [`Config::generate`].
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// The formatted Rust source.
+    pub code: String,
+    /// Rendered warnings.
+    pub warnings: Vec<String>,
+    /// Files the chart pulled in (`<script src>`, `<data src>`).
+    pub included_files: Vec<PathBuf>,
+}
+
+impl Config {
+    /// Default options: output in `$OUT_DIR`, runtime at `::sudoku_scxmlc::runtime`, machine
+    /// type named after `<scxml name>` (or the file stem).
+    pub fn new() -> Self {
+        Config::default()
+    }
+
+    /// Writes the output into `dir` instead of `$OUT_DIR`.
+    pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// The path generated code uses for the runtime, for a crate that renames the dependency
+    /// (default `::sudoku_scxmlc::runtime`).
+    pub fn runtime_path(&mut self, path: impl Into<String>) -> &mut Self {
+        self.runtime_path = path.into();
+        self
+    }
+
+    /// Names the machine type (default: `<scxml name>` in `UpperCamelCase`, else the file stem).
+    pub fn type_name(&mut self, name: impl Into<String>) -> &mut Self {
+        self.type_name = Some(name.into());
+        self
+    }
+
+    /// Names the output file (default `<chart stem>.rs`).
+    pub fn file_name(&mut self, name: impl Into<String>) -> &mut Self {
+        self.file_name = Some(name.into());
+        self
+    }
+
+    /// Compiles a chart from a build script: resolves `chart` against `CARGO_MANIFEST_DIR`,
+    /// prints `cargo:rerun-if-changed` for the chart and every file it pulls in, passes
+    /// warnings on as `cargo:warning=`, and writes the output (only when it changed).
+    /// Returns the path written.
+    ///
+    /// # Errors
+    /// [`Error::NotCargo`] outside a build script without [`Config::out_dir`];
+    /// [`Error::Io`] when the chart cannot be read or the output written;
+    /// [`Error::Chart`] with every located diagnostic when the chart is wrong.
+    pub fn compile(&self, chart: impl AsRef<Path>) -> Result<PathBuf, Error> {
+        let chart = chart.as_ref();
+        let path = match std::env::var_os("CARGO_MANIFEST_DIR") {
+            Some(dir) if chart.is_relative() => PathBuf::from(dir).join(chart),
+            _ => chart.to_path_buf(),
+        };
+        let out_dir = match (&self.out_dir, std::env::var_os("OUT_DIR")) {
+            (Some(d), _) => d.clone(),
+            (None, Some(d)) => PathBuf::from(d),
+            (None, None) => return Err(Error::NotCargo),
+        };
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text = std::fs::read_to_string(&path).map_err(|source| Error::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let generated = self.generate(&path, &text)?;
+        for f in &generated.included_files {
+            println!("cargo:rerun-if-changed={}", f.display());
+        }
+        for w in &generated.warnings {
+            for line in w.lines() {
+                println!("cargo:warning={line}");
+            }
+        }
+        let file_name = self.file_name.clone().unwrap_or_else(|| {
+            let stem = path.file_stem().map_or("chart".into(), |s| s.to_string_lossy());
+            format!("{stem}.rs")
+        });
+        let out = out_dir.join(file_name);
+        write_if_changed(&out, &generated.code)?;
+        Ok(out)
+    }
+
+    /// Compiles chart text in memory. `path` is what messages print and where `src`
+    /// attributes are resolved from.
+    ///
+    /// # Errors
+    /// [`Error::Chart`] with every located diagnostic when the chart is wrong.
+    pub fn generate(&self, path: &Path, text: &str) -> Result<Generated, Error> {
+        let src = SourceFile::new(path, text);
+        let fail = |diagnostics: Vec<Diagnostic>| Error::Chart {
+            path: path.to_path_buf(),
+            rendered: Rendered(&src, &diagnostics).to_string(),
+            diagnostics,
+        };
+        let runtime: syn::Path = syn::parse_str(&self.runtime_path).map_err(|_| {
+            fail(vec![Diagnostic::error(
+                Default::default(),
+                format!("`{}` is not a Rust path (Config::runtime_path)", self.runtime_path),
+            )])
+        })?;
+        let document = parse::parse(text).map_err(fail)?;
+        let (chart, diagnostics) = validate::validate(&document, &src, path.parent());
+        let Some(chart) = chart else {
+            return Err(fail(diagnostics));
+        };
+        let warnings = diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .map(|d| src.render(d))
+            .collect();
+        let included_files = chart.included_files.clone();
+        let plan = plan::plan(chart, self.type_name.as_deref()).map_err(fail)?;
+        let code = emit::emit(&plan, &runtime);
+        Ok(Generated {
+            code,
+            warnings,
+            included_files,
+        })
+    }
+}
+
+fn write_if_changed(path: &Path, contents: &str) -> Result<(), Error> {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == contents) {
+        return Ok(());
+    }
+    std::fs::write(path, contents).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Why a chart did not compile.
+#[non_exhaustive]
+pub enum Error {
+    /// Neither `OUT_DIR` (set by Cargo for build scripts) nor [`Config::out_dir`] was given.
+    NotCargo,
+    /// The chart has errors; `rendered` shows each one as `CHART:LINE:COL: message` with the
+    /// chart line and a caret.
+    Chart {
+        /// The chart.
+        path: PathBuf,
+        /// Every diagnostic, rendered.
+        rendered: String,
+        /// Every diagnostic.
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// Reading the chart or writing the output failed.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::NotCargo => f.write_str(
+                "OUT_DIR is not set: call sudoku_scxmlc::compile from a build script, or set Config::out_dir",
+            ),
+            Error::Chart { path, rendered, diagnostics } => {
+                let n = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+                write!(
+                    f,
+                    "{rendered}could not compile `{}`: {n} error{}",
+                    path.display(),
+                    if n == 1 { "" } else { "s" }
+                )
+            }
+            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+        }
+    }
+}
+
+/// Shows the same text as `Display`, so `compile(..).unwrap()` in a build script prints the
+/// located diagnostics rather than a struct dump.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\n{self}")
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

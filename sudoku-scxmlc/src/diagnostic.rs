@@ -1,0 +1,200 @@
+//! Located diagnostics: what went wrong, where in the chart, rendered with the chart's line.
+
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// A byte range in a chart's source text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// The span `start..end`.
+    pub const fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+    /// A sub-span relative to this span's start, clamped to it.
+    pub fn sub(self, range: Range<usize>) -> Span {
+        let start = (self.start + range.start).min(self.end);
+        let end = (self.start + range.end).clamp(start, self.end.max(start));
+        Span { start, end }
+    }
+}
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The chart cannot be compiled.
+    Error,
+    /// The chart compiles but something looks wrong.
+    Warning,
+}
+
+/// One problem found in a chart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// Lowercase message naming the item in backticks.
+    pub message: String,
+    /// Where in the chart.
+    pub span: Span,
+    /// A hint on how to fix it.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error at `span`.
+    pub fn error(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span,
+            help: None,
+        }
+    }
+    /// A warning at `span`.
+    pub fn warning(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(span, message)
+        }
+    }
+    /// Adds a hint.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// A chart's text with a line index, for turning byte offsets into lines and columns.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    path: PathBuf,
+    text: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    /// Wraps a chart's text; `path` is what messages print.
+    pub fn new(path: impl Into<PathBuf>, text: impl Into<String>) -> Self {
+        let text = text.into();
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        SourceFile {
+            path: path.into(),
+            text,
+            line_starts,
+        }
+    }
+    /// The path messages print.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+    /// The text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (u32, u32) {
+        let offset = offset.min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.line_starts[line];
+        let col = self
+            .text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count());
+        (line as u32 + 1, col as u32 + 1)
+    }
+    /// 1-based line of a byte offset.
+    pub fn line(&self, offset: usize) -> u32 {
+        self.line_col(offset).0
+    }
+    fn line_text(&self, line: u32) -> &str {
+        let i = line as usize - 1;
+        let start = self.line_starts[i];
+        let end = self
+            .line_starts
+            .get(i + 1)
+            .map_or(self.text.len(), |&e| e - 1);
+        self.text[start..end].trim_end_matches('\r')
+    }
+
+    /// Renders a diagnostic as `PATH:LINE:COL: error: message`, then the chart line with a caret
+    /// under the span, then the hint.
+    pub fn render(&self, d: &Diagnostic) -> String {
+        let (line, col) = self.line_col(d.span.start);
+        let kind = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let mut out = format!(
+            "{}:{line}:{col}: {kind}: {}\n",
+            self.path.display(),
+            d.message
+        );
+        let text = self.line_text(line);
+        let gutter = line.to_string().len();
+        let pad = " ".repeat(gutter);
+        let caret_start = col as usize - 1;
+        let span_chars = self
+            .text
+            .get(d.span.start..d.span.end.max(d.span.start))
+            .map_or(1, |s| s.lines().next().unwrap_or("").chars().count())
+            .max(1);
+        let width = span_chars.min(text.chars().count().saturating_sub(caret_start).max(1));
+        let indent: String = text
+            .chars()
+            .take(caret_start)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        out.push_str(&format!("{pad} |\n{line} | {text}\n{pad} | {indent}{}\n", "^".repeat(width)));
+        if let Some(help) = &d.help {
+            out.push_str(&format!("{pad} = help: {help}\n"));
+        }
+        out
+    }
+}
+
+/// Diagnostics rendered against their chart.
+pub struct Rendered<'a>(pub &'a SourceFile, pub &'a [Diagnostic]);
+
+impl fmt::Display for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for d in self.1 {
+            f.write_str(&self.0.render(d))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_path_line_column_and_caret() {
+        let src = SourceFile::new("chart.scxml", "<scxml>\n  <state id=\"a\"/>\n</scxml>\n");
+        let start = src.text().find("\"a\"").unwrap() + 1;
+        let d = Diagnostic::error(Span::new(start, start + 1), "duplicate state id `a`")
+            .with_help("ids must be unique");
+        assert_eq!(
+            src.render(&d),
+            "chart.scxml:2:14: error: duplicate state id `a`\n  |\n2 |   <state id=\"a\"/>\n  |             ^\n  = help: ids must be unique\n"
+        );
+    }
+
+    #[test]
+    fn line_col_counts_characters() {
+        let src = SourceFile::new("c", "äb\ncd");
+        assert_eq!(src.line_col(0), (1, 1));
+        assert_eq!(src.line_col(2), (1, 2));
+        assert_eq!(src.line_col(4), (2, 1));
+    }
+}

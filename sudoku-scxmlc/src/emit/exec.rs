@@ -1,0 +1,404 @@
+//! Executable content, conditions, done data and `<data>` initialisers → Rust functions
+//! (mirrors [`validate::executable`](crate::validate)).
+
+use super::{num, Emitter};
+use crate::chart::{
+    Block, Code, Cond, Content, DataInit, DatamodelKind, Delay, DoneData, Exec, Location,
+    LocationRoot, Param, Value,
+};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// Whether bindings may be mutated (`<script>`) or only read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    Read,
+    Write,
+}
+
+impl Emitter<'_> {
+    /// `let` bindings for the data items, system variables and `In` the code mentions.
+    fn bindings(&self, code: &Code, access: Access) -> TokenStream {
+        let rt = &self.rt;
+        let mut out = TokenStream::new();
+        for name in &code.idents {
+            if let Some(d) = self.plan.chart.data.iter().find(|d| &d.id == name) {
+                let id = format_ident!("{}", d.id);
+                out.extend(match access {
+                    Access::Read => quote!(let #id = &__data.#id;),
+                    Access::Write => quote!(let #id = &mut __data.#id;),
+                });
+                continue;
+            }
+            out.extend(match name.as_str() {
+                "_event" => quote!(let _event: &#rt::Event = __ctx.event();),
+                "_name" => quote!(let _name: &str = __ctx.name();),
+                "_sessionid" => quote!(let _sessionid: &str = __ctx.session_id();),
+                "In" => quote!(let In = |__id: &str| -> bool { __ctx.is_in_id(__id) };),
+                _ => continue,
+            });
+        }
+        out
+    }
+
+    /// An expression evaluated with read-only bindings, as a block.
+    fn value(&self, code: &Code) -> TokenStream {
+        let b = self.bindings(code, Access::Read);
+        let e = &code.tokens;
+        if b.is_empty() {
+            quote!(#e)
+        } else {
+            quote!({ #b #e })
+        }
+    }
+
+    /// A JSON value from an expression (`<param>`, `<content expr>`, `<log expr>`).
+    fn json(&self, code: &Code) -> TokenStream {
+        let rt = &self.rt;
+        let v = self.value(code);
+        quote!({
+            let __value = #v;
+            #rt::serde_json::to_value(&__value)?
+        })
+    }
+
+    fn string(&self, v: &Value) -> TokenStream {
+        match v {
+            Value::Literal(s) => quote!(::std::string::String::from(#s)),
+            Value::Expr(code) => {
+                let v = self.value(code);
+                quote!(::std::string::ToString::to_string(&#v))
+            }
+        }
+    }
+
+    fn cond_expr(&self, cond: &Cond) -> TokenStream {
+        match cond {
+            Cond::In(s) => {
+                let s = num(*s);
+                quote!(__ctx.is_in(#s))
+            }
+            Cond::Rust(code) => self.value(code),
+        }
+    }
+
+    /// A table condition: `fn cond_N(&Data, &Context) -> Result<bool, ExecError>`.
+    pub(super) fn condition_fn(&mut self, index: usize, transition: usize, cond: &Cond) -> TokenStream {
+        let rt = &self.rt;
+        let data = &self.data_ty;
+        let name = format_ident!("cond_{index}");
+        let t = &self.plan.chart.transitions[transition];
+        let text = match cond {
+            Cond::Rust(c) => c.text.clone(),
+            Cond::In(s) => format!("In({})", self.plan.chart.states[*s].id),
+        };
+        let line = match cond {
+            Cond::Rust(c) => c.line,
+            Cond::In(_) => t.line,
+        };
+        let doc = format!(" `cond=\"{}\"` of the transition at {}:{}.", text, self.file, line);
+        let body = match cond {
+            Cond::In(_) => self.cond_expr(cond),
+            Cond::Rust(code) => {
+                let b = self.bindings(code, Access::Read);
+                let e = &code.tokens;
+                quote!({ #b #e })
+            }
+        };
+        quote! {
+            #[doc = #doc]
+            fn #name(__data: &#data, __ctx: &#rt::Context) -> ::core::result::Result<bool, #rt::ExecError> {
+                ::core::result::Result::Ok(#body)
+            }
+        }
+    }
+
+    /// A table block: `fn block_N(&mut Data, &mut Context) -> Result<(), ExecError>`.
+    pub(super) fn block_fn(&mut self, index: usize, block: &Block) -> TokenStream {
+        let rt = self.rt.clone();
+        let data = self.data_ty.clone();
+        let name = format_ident!("block_{index}");
+        let doc = format!(" {} at {}:{}.", block.owner, self.file, block.line);
+        let body = self.exec_list(&block.body);
+        quote! {
+            #[doc = #doc]
+            fn #name(__data: &mut #data, __ctx: &mut #rt::Context) -> ::core::result::Result<(), #rt::ExecError> {
+                #body
+                ::core::result::Result::Ok(())
+            }
+        }
+    }
+
+    fn exec_list(&mut self, list: &[Exec]) -> TokenStream {
+        list.iter().map(|e| self.exec(e)).collect()
+    }
+
+    /// A marker statement that becomes a `// chart:LINE: …` comment after formatting.
+    fn marker(&mut self, line: u32, what: String) -> TokenStream {
+        let k = num(self.comments.len());
+        self.comments.push(format!("{}:{line}: {what}", self.file));
+        quote!(__scxml_comment!(#k);)
+    }
+
+    fn exec(&mut self, e: &Exec) -> TokenStream {
+        let rt = self.rt.clone();
+        match e {
+            Exec::Raise { event, line } => {
+                let m = self.marker(*line, format!("<raise event=\"{event}\">"));
+                quote!(#m __ctx.raise(#event, #rt::serde_json::Value::Null);)
+            }
+            Exec::Send(send) => {
+                let m = self.marker(send.line, "<send>".to_owned());
+                let event = match &send.event {
+                    Some(v) => self.string(v),
+                    None => quote!(::std::string::String::new()),
+                };
+                let opt = |v: &Option<Value>| match v {
+                    Some(v) => {
+                        let s = self.string(v);
+                        quote!(::core::option::Option::Some(#s))
+                    }
+                    None => quote!(::core::option::Option::None),
+                };
+                let target = opt(&send.target);
+                let type_ = opt(&send.type_);
+                let id = match &send.id {
+                    Some(id) => quote!(::core::option::Option::Some(::std::string::String::from(#id))),
+                    None => quote!(::core::option::Option::None),
+                };
+                let delay = match &send.delay {
+                    None => quote!(::core::time::Duration::ZERO),
+                    Some(Delay::Fixed(d)) => {
+                        let nanos = num(d.as_nanos());
+                        quote!(::core::time::Duration::from_nanos(#nanos))
+                    }
+                    Some(Delay::Expr(code)) => {
+                        let v = self.value(code);
+                        quote!(#rt::parse_delay(&::std::string::ToString::to_string(&#v))?)
+                    }
+                };
+                let data = self.payload(&send.namelist, &send.params, send.content.as_ref());
+                let idloc = send
+                    .idlocation
+                    .as_ref()
+                    .map(|loc| self.assign_to(loc, quote!(__sendid)));
+                quote! {
+                    #m
+                    {
+                        let __request = #rt::SendRequest {
+                            event: #event,
+                            target: #target,
+                            type_: #type_,
+                            id: #id,
+                            delay: #delay,
+                            data: #data,
+                        };
+                        let __sendid = __ctx.send(__request)?;
+                        #idloc
+                    }
+                }
+            }
+            Exec::Cancel { sendid, line } => {
+                let m = self.marker(*line, "<cancel>".to_owned());
+                let s = self.string(sendid);
+                quote!(#m { let __sendid = #s; __ctx.cancel(&__sendid); })
+            }
+            Exec::Assign { location, expr, line } => {
+                let m = self.marker(*line, format!("<assign location=\"{}\">", location.code.text));
+                let v = self.value(expr);
+                let assign = self.assign_to(location, quote!(__value));
+                quote!(#m { let __value = #v; #assign })
+            }
+            Exec::If { branches, line } => {
+                let m = self.marker(*line, "<if>".to_owned());
+                let chain = self.if_chain(branches);
+                quote!(#m #chain)
+            }
+            Exec::Foreach { array, item, index, body, line } => {
+                let m = self.marker(*line, format!("<foreach array=\"{}\">", array.text));
+                let items = self.value(array);
+                let item_d = &self.plan.chart.data[*item];
+                let item_id = format_ident!("{}", item_d.id);
+                let set_item = if item_d.ty.is_some() {
+                    quote!(__data.#item_id = __item;)
+                } else {
+                    quote!(__data.#item_id = #rt::serde_json::to_value(&__item)?;)
+                };
+                let set_index = index.map(|i| {
+                    let d = &self.plan.chart.data[i];
+                    let id = format_ident!("{}", d.id);
+                    if d.ty.is_some() {
+                        quote!(__data.#id = ::core::convert::TryFrom::try_from(__index)?;)
+                    } else {
+                        quote!(__data.#id = #rt::serde_json::Value::from(__index);)
+                    }
+                });
+                let body = self.exec_list(body);
+                quote! {
+                    #m
+                    {
+                        let __items = #rt::foreach_items(#items)?;
+                        for (__index, __item) in ::core::iter::Iterator::enumerate(::core::iter::IntoIterator::into_iter(__items)) {
+                            #set_item
+                            #set_index
+                            #body
+                        }
+                    }
+                }
+            }
+            Exec::Log { label, expr, line } => {
+                let m = self.marker(*line, format!("<log label=\"{label}\">"));
+                let v = match expr {
+                    Some(code) => self.json(code),
+                    None => quote!(#rt::serde_json::Value::Null),
+                };
+                quote!(#m { let __value = #v; __ctx.log(#label, &__value); })
+            }
+            Exec::Script { code, line } => {
+                let m = self.marker(*line, "<script>".to_owned());
+                let b = self.bindings(code, Access::Write);
+                let s = &code.tokens;
+                quote!(#m { #b #s })
+            }
+        }
+    }
+
+    fn if_chain(&mut self, branches: &[(Option<Cond>, Vec<Exec>)]) -> TokenStream {
+        let Some(((cond, body), rest)) = branches.split_first() else {
+            return TokenStream::new();
+        };
+        let body = self.exec_list(body);
+        match cond {
+            None => quote!({ #body }),
+            Some(cond) => {
+                let c = self.cond_expr(cond);
+                let rest = self.if_chain(rest);
+                let otherwise = if rest.is_empty() { quote!() } else { quote!(else { #rest }) };
+                quote! {
+                    let __cond: bool = #c;
+                    if __cond { #body } #otherwise
+                }
+            }
+        }
+    }
+
+    /// Stores `value` (a local) into a location.
+    fn assign_to(&self, loc: &Location, value: TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        match loc.data {
+            LocationRoot::SystemVariable => {
+                let msg = format!("`{}` is a read-only system variable", loc.code.text);
+                quote!(return ::core::result::Result::Err(#rt::ExecError::new(#msg));)
+            }
+            LocationRoot::Data(d) => {
+                let data = &self.plan.chart.data[d];
+                let id = format_ident!("{}", data.id);
+                if loc.bare {
+                    if data.ty.is_some() {
+                        quote!(__data.#id = #value;)
+                    } else {
+                        quote!(__data.#id = #rt::serde_json::to_value(&#value)?;)
+                    }
+                } else {
+                    let place = &loc.code.tokens;
+                    quote!({ let #id = &mut __data.#id; #place = #value; })
+                }
+            }
+        }
+    }
+
+    /// The `data` of a `<send>` or `<donedata>`: an object from `namelist` and `<param>`s, or
+    /// the `<content>`.
+    fn payload(&self, namelist: &[usize], params: &[Param], content: Option<&Content>) -> TokenStream {
+        let rt = &self.rt;
+        if let Some(content) = content {
+            return match content {
+                Content::Expr(code) => self.json(code),
+                Content::Text(text) if serde_json::from_str::<serde_json::Value>(text).is_ok() => {
+                    quote!(#rt::serde_json::from_str::<#rt::serde_json::Value>(#text)?)
+                }
+                Content::Text(text) => quote!(#rt::serde_json::Value::String(::std::string::String::from(#text))),
+            };
+        }
+        if namelist.is_empty() && params.is_empty() {
+            return quote!(#rt::serde_json::Value::Null);
+        }
+        let names = namelist.iter().map(|&d| {
+            let id = &self.plan.chart.data[d].id;
+            let field = format_ident!("{}", id);
+            quote!(__map.insert(::std::string::String::from(#id), #rt::serde_json::to_value(&__data.#field)?);)
+        });
+        let params = params.iter().map(|p| {
+            let name = &p.name;
+            let v = self.json(&p.expr);
+            quote!(__map.insert(::std::string::String::from(#name), #v);)
+        });
+        quote!({
+            let mut __map = #rt::serde_json::Map::new();
+            #(#names)*
+            #(#params)*
+            #rt::serde_json::Value::Object(__map)
+        })
+    }
+
+    /// `fn done_data_N(&Data, &Context) -> Result<Value, ExecError>`.
+    pub(super) fn done_data_fn(&mut self, index: usize, state: usize, dd: &DoneData) -> TokenStream {
+        let rt = &self.rt;
+        let data = &self.data_ty;
+        let name = format_ident!("done_data_{index}");
+        let doc = format!(" `<donedata>` of `{}` at {}:{}.", self.plan.chart.states[state].id, self.file, dd.line);
+        let payload = self.payload(&[], &dd.params, dd.content.as_ref());
+        quote! {
+            #[doc = #doc]
+            fn #name(__data: &#data, __ctx: &#rt::Context) -> ::core::result::Result<#rt::serde_json::Value, #rt::ExecError> {
+                ::core::result::Result::Ok(#payload)
+            }
+        }
+    }
+
+    /// The `init`, `set` and `get` functions of one `<data>`.
+    pub(super) fn data_fns(&mut self, index: usize) -> TokenStream {
+        let rt = &self.rt;
+        let data_ty = &self.data_ty;
+        let d = &self.plan.chart.data[index];
+        let id = format_ident!("{}", d.id);
+        let (init, set, get) = (
+            format_ident!("data_init_{index}"),
+            format_ident!("data_set_{index}"),
+            format_ident!("data_get_{index}"),
+        );
+        let typed = d.ty.is_some();
+        let init_body = match &d.init {
+            DataInit::Default => quote!(),
+            DataInit::Expr(code) => {
+                let v = self.value(code);
+                if typed {
+                    quote!(let __value = #v; __data.#id = __value;)
+                } else {
+                    quote!(let __value = #v; __data.#id = #rt::serde_json::to_value(&__value)?;)
+                }
+            }
+            DataInit::Json(text) => quote!(__data.#id = #rt::serde_json::from_str(#text)?;),
+        };
+        let doc_init = format!(" Early binding of `<data id=\"{}\">` at {}:{}.", d.id, self.file, d.line);
+        quote! {
+            #[doc = #doc_init]
+            fn #init(__data: &mut #data_ty, __ctx: &#rt::Context) -> ::core::result::Result<(), #rt::ExecError> {
+                #init_body
+                ::core::result::Result::Ok(())
+            }
+            fn #set(__data: &mut #data_ty, __value: #rt::serde_json::Value) -> ::core::result::Result<(), #rt::serde_json::Error> {
+                __data.#id = #rt::serde_json::from_value(__value)?;
+                ::core::result::Result::Ok(())
+            }
+            fn #get(__data: &#data_ty) -> ::core::result::Result<#rt::serde_json::Value, #rt::serde_json::Error> {
+                #rt::serde_json::to_value(&__data.#id)
+            }
+        }
+    }
+}
+
+/// Whether the chart's datamodel has a data struct.
+pub(super) fn has_data(kind: DatamodelKind) -> bool {
+    kind == DatamodelKind::Rust
+}

@@ -1,0 +1,100 @@
+//! SCXML ids and event names → Rust identifiers.
+//!
+//! The mapping is predictable, documented and checked for collisions:
+//! - a state id becomes an `UpperCamelCase` enum variant: every run of characters that are not
+//!   letters or digits (`.`, `-`, `:`, `_`, …) splits words, so `b1.2` → `B12`,
+//!   `wait-for-reply` → `WaitForReply`, `état` → `État`;
+//! - an event name becomes a `SCREAMING_SNAKE_CASE` constant: `updateGUI` → `UPDATE_GUI`,
+//!   `done.state.game` → `DONE_STATE_GAME`;
+//! - a name that would start with a digit gets a prefix (`S` for states, `E_` for events);
+//!   a name that is a keyword (`Self`) gets a trailing `_`; a name with no letters or digits
+//!   left becomes `State<N>` / `EVENT_<N>`;
+//! - a state without an `id` becomes `Anonymous<N>`, `N` being its document-order index.
+//!
+//! Two ids that map to one name are an error at the second one.
+
+use heck::{ToShoutySnakeCase, ToUpperCamelCase};
+
+/// The enum variant for a state id.
+pub fn state_variant(id: &str, index: usize, generated: bool) -> String {
+    if generated {
+        return format!("Anonymous{index}");
+    }
+    let words = split_words(id);
+    let name = words.to_upper_camel_case();
+    finish(name, "S", || format!("State{index}"))
+}
+
+/// The constant name for an event name.
+pub fn event_const(name: &str, index: usize) -> String {
+    let words = split_words(name);
+    let name = words.to_shouty_snake_case();
+    finish(name, "E_", || format!("EVENT_{index}"))
+}
+
+/// A Rust type name (`UpperCamelCase`) for a chart name such as `<scxml name="my chart">`.
+pub fn type_name(name: &str) -> String {
+    let words = split_words(name);
+    finish(words.to_upper_camel_case(), "Chart", || "Chart".to_owned())
+}
+
+fn split_words(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect()
+}
+
+fn finish(name: String, digit_prefix: &str, empty: impl FnOnce() -> String) -> String {
+    let name: String = name.chars().filter(|c| c.is_alphanumeric() || *c == '_').collect();
+    if name.is_empty() {
+        return empty();
+    }
+    let name = if name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("{digit_prefix}{name}")
+    } else {
+        name
+    };
+    if syn::parse_str::<syn::Ident>(&name).is_ok() {
+        name
+    } else {
+        format!("{name}_")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_ids_become_variants() {
+        let cases = [
+            ("game", "Game"),
+            ("b1.2", "B12"),
+            ("wait-for-reply", "WaitForReply"),
+            ("s1_a", "S1A"),
+            ("1st", "S1st"),
+            ("Self", "Self_"),
+            ("self", "Self_"),
+            ("état", "État"),
+            ("...", "State7"),
+        ];
+        for (id, want) in cases {
+            assert_eq!(state_variant(id, 7, false), want, "{id}");
+        }
+        assert_eq!(state_variant("__state_3", 3, true), "Anonymous3");
+    }
+
+    #[test]
+    fn event_names_become_constants() {
+        let cases = [
+            ("tap", "TAP"),
+            ("updateGUI", "UPDATE_GUI"),
+            ("done.state.game", "DONE_STATE_GAME"),
+            ("reply.2xx", "REPLY_2XX"),
+            ("2go", "E_2GO"),
+        ];
+        for (name, want) in cases {
+            assert_eq!(event_const(name, 0), want, "{name}");
+        }
+    }
+}

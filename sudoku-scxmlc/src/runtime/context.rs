@@ -1,0 +1,406 @@
+//! The [`Context`]: what generated executable content and conditions see of the running
+//! machine besides its datamodel — `_event`, `In()`, `_name`, `_sessionid`, the event queues,
+//! `<raise>`, `<send>`, `<cancel>` and `<log>`.
+
+use super::state_set::StateSet;
+use super::time::Timers;
+use super::{Event, EventKind, ExecError, StateIndex, StateInfo};
+use serde_json::Value;
+use std::cell::OnceCell;
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// The type URI of the SCXML event I/O processor (SCXML 1.0, appendix C.1).
+pub(crate) const SCXML_PROCESSOR: &str = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor";
+
+static NEXT_SESSION: AtomicU64 = AtomicU64::new(1);
+
+/// A `<send>` after its attributes and children were evaluated (SCXML 1.0, section 6.2).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SendRequest {
+    /// The event name (`event` / `eventexpr`).
+    pub event: String,
+    /// `target` / `targetexpr`; `None` sends to this machine's external queue.
+    pub target: Option<String>,
+    /// `type` / `typeexpr`; `None`, `"scxml"` and the SCXML processor URI are supported.
+    pub type_: Option<String>,
+    /// The `id` attribute; `None` makes [`Context::send`] generate one.
+    pub id: Option<String>,
+    /// `delay` / `delayexpr`, already parsed (see [`parse_delay`](super::parse_delay)).
+    pub delay: Duration,
+    /// The payload built from `namelist`, `<param>` and `<content>`; `Null` when there is none.
+    pub data: Value,
+}
+
+/// The run-time state that executable content reaches besides the datamodel.
+///
+/// Generated conditions receive `&Context`, generated blocks `&mut Context`.
+#[derive(Debug)]
+pub struct Context {
+    pub(crate) states: &'static [StateInfo],
+    pub(crate) configuration: StateSet,
+    pub(crate) internal: VecDeque<Event>,
+    pub(crate) external: VecDeque<Event>,
+    pub(crate) timers: Timers,
+    pub(crate) event: Event,
+    pub(crate) now: Duration,
+    name: &'static str,
+    session_id: String,
+    next_send_id: u64,
+    ids: OnceCell<HashMap<&'static str, StateIndex>>,
+}
+
+impl Context {
+    /// A context for a chart called `name` with the given states; nothing active, no events.
+    pub(crate) fn new(name: &'static str, states: &'static [StateInfo]) -> Self {
+        let session = NEXT_SESSION.fetch_add(1, Ordering::Relaxed);
+        Context {
+            states,
+            configuration: StateSet::with_capacity(states.len()),
+            internal: VecDeque::new(),
+            external: VecDeque::new(),
+            timers: Timers::default(),
+            event: Event::default(),
+            now: Duration::ZERO,
+            name,
+            session_id: format!("sudoku-scxmlc-{session}"),
+            next_send_id: 1,
+            ids: OnceCell::new(),
+        }
+    }
+
+    /// `_event` (SCXML 1.0, section 5.10.1): the event being processed. Before the first
+    /// event, and while eventless transitions run at start-up, it is [`Event::default()`].
+    pub fn event(&self) -> &Event {
+        &self.event
+    }
+
+    /// `In(state)` for a state the generator resolved at build time (SCXML 1.0, 5.9.1):
+    /// whether `state` is in the active configuration. The root is never reported active.
+    pub fn is_in(&self, state: StateIndex) -> bool {
+        self.configuration.contains(state)
+    }
+
+    /// `In("id")` with an id known only at run time: whether the state with that id is
+    /// active. An unknown id is `false`.
+    pub fn is_in_id(&self, id: &str) -> bool {
+        let ids = self.ids.get_or_init(|| {
+            self.states
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.id, i as StateIndex))
+                .collect()
+        });
+        ids.get(id).is_some_and(|&i| self.is_in(i))
+    }
+
+    /// `_name` (SCXML 1.0, section 5.10): the chart's name.
+    pub fn name(&self) -> &str {
+        self.name
+    }
+
+    /// `_sessionid` (SCXML 1.0, section 5.10): unique per machine in this process, of the
+    /// shape `sudoku-scxmlc-N`.
+    pub fn session_id(&self) -> &str {
+        &self.session_id
+    }
+
+    /// The machine time: how long the machine has run, as advanced by
+    /// [`Machine::advance_time`](super::Machine::advance_time).
+    pub fn now(&self) -> Duration {
+        self.now
+    }
+
+    /// `<raise>` (SCXML 1.0, section 4.2): appends an internal event to the internal queue.
+    pub fn raise(&mut self, name: &str, data: Value) {
+        self.internal
+            .push_back(Event::with_kind(name, EventKind::Internal, data));
+    }
+
+    /// Appends a platform event (`error.*`, `done.*`) to the internal queue.
+    pub(crate) fn raise_platform(&mut self, name: impl Into<String>, data: Value) {
+        self.internal
+            .push_back(Event::with_kind(name, EventKind::Platform, data));
+    }
+
+    /// `<send>` (SCXML 1.0, section 6.2, with the SCXML event I/O processor of appendix C.1).
+    ///
+    /// Returns the send id: `request.id`, or a generated `send-N` unique in this machine
+    /// (what `idlocation` stores). Targets:
+    /// * `None` or `#_scxml_<own session id>`: this machine's external queue, after `delay`
+    ///   (a delayed event waits in the timer queue until machine time reaches it). The event
+    ///   has kind external, `sendid` set, `origintype` the SCXML processor URI and `origin`
+    ///   `#_scxml_<session id>`.
+    /// * `#_internal`: the internal queue, immediately.
+    /// * anything else: no such target is reachable, so `error.communication` is raised on
+    ///   the internal queue (with `sendid` set) and the call still returns `Ok`.
+    ///
+    /// # Errors
+    /// An unsupported `type` (anything but `None`, `"scxml"` or
+    /// `http://www.w3.org/TR/scxml/#SCXMLEventProcessor`), a delayed send to `#_internal`,
+    /// or an empty event name; the caller turns it into `error.execution` (SCXML 1.0, 6.2).
+    pub fn send(&mut self, request: SendRequest) -> Result<String, ExecError> {
+        let SendRequest {
+            event,
+            target,
+            type_,
+            id,
+            delay,
+            data,
+        } = request;
+        match type_.as_deref() {
+            None | Some("scxml") | Some(SCXML_PROCESSOR) => {}
+            Some(other) => {
+                return Err(ExecError::new(format!(
+                    "<send> type `{other}` is not supported (only the SCXML event processor)"
+                )))
+            }
+        }
+        if event.is_empty() {
+            return Err(ExecError::new("<send> needs a non-empty event name"));
+        }
+        let id = id.unwrap_or_else(|| {
+            let n = self.next_send_id;
+            self.next_send_id += 1;
+            format!("send-{n}")
+        });
+        let origin = format!("#_scxml_{}", self.session_id);
+        match target.as_deref() {
+            None => {}
+            Some(t) if t == origin => {}
+            Some("#_internal") => {
+                if !delay.is_zero() {
+                    return Err(ExecError::new(
+                        "<send target=\"#_internal\"> cannot be delayed",
+                    ));
+                }
+                self.internal.push_back(Event {
+                    sendid: Some(id.clone()),
+                    origin: Some(origin),
+                    origintype: Some(SCXML_PROCESSOR.to_owned()),
+                    ..Event::with_kind(event, EventKind::Internal, data)
+                });
+                return Ok(id);
+            }
+            Some(other) => {
+                tracing::debug!(
+                    chart = self.name,
+                    target = other,
+                    "<send> to an unreachable target"
+                );
+                self.internal.push_back(Event {
+                    sendid: Some(id.clone()),
+                    ..Event::with_kind(
+                        "error.communication",
+                        EventKind::Platform,
+                        Value::String(format!("<send> target `{other}` is not reachable")),
+                    )
+                });
+                return Ok(id);
+            }
+        }
+        let event = Event {
+            sendid: Some(id.clone()),
+            origin: Some(origin),
+            origintype: Some(SCXML_PROCESSOR.to_owned()),
+            ..Event::with_kind(event, EventKind::External, data)
+        };
+        if delay.is_zero() {
+            self.external.push_back(event);
+        } else {
+            self.timers.schedule(self.now.saturating_add(delay), event);
+        }
+        Ok(id)
+    }
+
+    /// `<cancel>` (SCXML 1.0, section 6.3): drops the pending delayed sends with this id.
+    /// Unknown or already delivered ids are ignored.
+    pub fn cancel(&mut self, sendid: &str) {
+        self.timers.cancel(sendid);
+    }
+
+    /// `<log>` (SCXML 1.0, section 4.6): an `info` record with target `scxml` and the fields
+    /// `chart`, `label` and `value`.
+    pub fn log(&mut self, label: &str, value: &Value) {
+        tracing::info!(target: "scxml", chart = self.name, label, value = %value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::StateKind;
+
+    static STATES: [StateInfo; 2] = [
+        StateInfo {
+            id: "__root",
+            kind: StateKind::Root,
+            parent: crate::runtime::NO_STATE,
+            descendants_end: 2,
+            children: &[1],
+            initial: None,
+            transitions: &[],
+            onentry: &[],
+            onexit: &[],
+            donedata: None,
+            history: &[],
+            line: 1,
+        },
+        StateInfo {
+            id: "a",
+            kind: StateKind::Atomic,
+            parent: 0,
+            descendants_end: 2,
+            children: &[],
+            initial: None,
+            transitions: &[],
+            onentry: &[],
+            onexit: &[],
+            donedata: None,
+            history: &[],
+            line: 2,
+        },
+    ];
+
+    fn ctx() -> Context {
+        Context::new("test", &STATES)
+    }
+
+    fn req(event: &str) -> SendRequest {
+        SendRequest {
+            event: event.to_owned(),
+            ..SendRequest::default()
+        }
+    }
+
+    #[test]
+    fn session_ids_are_unique_and_event_starts_empty() {
+        let (a, b) = (ctx(), ctx());
+        assert_ne!(a.session_id(), b.session_id());
+        assert!(a.session_id().starts_with("sudoku-scxmlc-"));
+        assert_eq!(a.event(), &Event::default());
+        assert_eq!(a.name(), "test");
+        assert_eq!(a.now(), Duration::ZERO);
+    }
+
+    #[test]
+    fn in_by_index_and_id() {
+        let mut c = ctx();
+        assert!(!c.is_in(1) && !c.is_in_id("a"));
+        c.configuration.insert(1);
+        assert!(c.is_in(1) && c.is_in_id("a"));
+        assert!(!c.is_in_id("nope"));
+    }
+
+    #[test]
+    fn raise_goes_to_the_internal_queue() {
+        let mut c = ctx();
+        c.raise("go", Value::from(3));
+        let e = c.internal.pop_front().unwrap();
+        assert_eq!(
+            (e.name.as_str(), e.kind, e.data),
+            ("go", EventKind::Internal, Value::from(3))
+        );
+        assert_eq!(e.sendid, None);
+    }
+
+    #[test]
+    fn send_to_self_sets_the_origin_fields_and_generates_ids() {
+        let mut c = ctx();
+        let id1 = c.send(req("a")).unwrap();
+        let id2 = c
+            .send(SendRequest {
+                target: Some(format!("#_scxml_{}", c.session_id())),
+                type_: Some("scxml".into()),
+                ..req("b")
+            })
+            .unwrap();
+        let id3 = c
+            .send(SendRequest {
+                id: Some("mine".into()),
+                type_: Some(SCXML_PROCESSOR.into()),
+                ..req("c")
+            })
+            .unwrap();
+        assert_eq!(
+            (id1.as_str(), id2.as_str(), id3.as_str()),
+            ("send-1", "send-2", "mine")
+        );
+        let names: Vec<_> = c.external.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        let e = &c.external[0];
+        assert_eq!(e.kind, EventKind::External);
+        assert_eq!(e.sendid.as_deref(), Some("send-1"));
+        assert_eq!(e.origintype.as_deref(), Some(SCXML_PROCESSOR));
+        assert_eq!(e.origin, Some(format!("#_scxml_{}", c.session_id())));
+        assert!(c.internal.is_empty());
+    }
+
+    #[test]
+    fn send_to_internal_and_unreachable_targets() {
+        let mut c = ctx();
+        c.send(SendRequest {
+            target: Some("#_internal".into()),
+            data: Value::from("x"),
+            ..req("i")
+        })
+        .unwrap();
+        let id = c
+            .send(SendRequest {
+                target: Some("#_scxml_someone-else".into()),
+                ..req("lost")
+            })
+            .unwrap();
+        let i = c.internal.pop_front().unwrap();
+        assert_eq!((i.name.as_str(), i.kind), ("i", EventKind::Internal));
+        let err = c.internal.pop_front().unwrap();
+        assert_eq!(err.name, "error.communication");
+        assert_eq!(err.kind, EventKind::Platform);
+        assert_eq!(err.sendid, Some(id));
+        assert!(c.external.is_empty());
+    }
+
+    #[test]
+    fn send_errors() {
+        let mut c = ctx();
+        assert!(c
+            .send(SendRequest {
+                type_: Some("http://example.com/basichttp".into()),
+                ..req("a")
+            })
+            .is_err());
+        assert!(c
+            .send(SendRequest {
+                target: Some("#_internal".into()),
+                delay: Duration::from_millis(1),
+                ..req("a")
+            })
+            .is_err());
+        assert!(c.send(req("")).is_err());
+        assert!(c.internal.is_empty() && c.external.is_empty());
+    }
+
+    #[test]
+    fn delayed_sends_wait_in_timers_and_cancel_removes_them() {
+        let mut c = ctx();
+        c.now = Duration::from_millis(5);
+        let id = c
+            .send(SendRequest {
+                delay: Duration::from_millis(10),
+                ..req("later")
+            })
+            .unwrap();
+        c.send(SendRequest {
+            delay: Duration::from_millis(20),
+            id: Some("keep".into()),
+            ..req("later2")
+        })
+        .unwrap();
+        assert!(c.external.is_empty());
+        assert_eq!(c.timers.next_deadline(), Some(Duration::from_millis(15)));
+        c.cancel(&id);
+        c.cancel("unknown");
+        assert_eq!(c.timers.next_deadline(), Some(Duration::from_millis(25)));
+    }
+}

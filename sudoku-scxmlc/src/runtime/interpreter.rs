@@ -1,0 +1,1006 @@
+//! The SCXML interpretation algorithm of SCXML 1.0, Appendix D, over the static [`Tables`].
+//!
+//! Names follow the appendix (`select_transitions`, `compute_exit_set`,
+//! `add_descendant_states_to_enter`, ...). The differences are representation only:
+//! * states are indices in document order, so entry order is ascending index order, exit order
+//!   descending, and `isDescendant(a, b)` is `b < a < descendants_end(b)`;
+//! * the exit set of one transition is "active states inside its domain", a range query on the
+//!   configuration bitset; the domain comes precomputed from the tables unless a target is a
+//!   history state ([`Domain::Dynamic`]);
+//! * the `<scxml>` root (index 0) is never in the configuration;
+//! * every call of generated code is guarded by `catch_unwind`: an `Err` or a panic becomes
+//!   the platform event `error.execution` (SCXML 1.0, section 5.10.2);
+//! * a macrostep is bounded by `max_microsteps`.
+//!
+//! The interpreter does not own its event loop: [`Machine`](super::Machine) calls
+//! [`Interpreter::start`] once and then [`Interpreter::process_external`] per external event,
+//! and collects the [`Notification`]s each call leaves in the outbox.
+
+use super::state_set::StateSet;
+use super::{
+    descriptor_matches, BlockIndex, Context, Domain, Event, ExecError, RuntimeError, StateIndex,
+    StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo,
+};
+use serde_json::{Map, Value};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// The default bound of microsteps per macrostep.
+pub(crate) const DEFAULT_MAX_MICROSTEPS: usize = 100_000;
+
+/// Something observers must hear about, in the order it happened.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Notification {
+    /// A state was added to the configuration.
+    Entered(StateIndex),
+    /// A state was removed from the configuration.
+    Exited(StateIndex),
+    /// An external event was dequeued (recorded only when event observers exist).
+    Event(Event),
+    /// A problem was reported.
+    Error(RuntimeError),
+}
+
+/// The interpreter core of one machine: datamodel, context, history and scratch buffers.
+pub(crate) struct Interpreter<D: 'static> {
+    pub(crate) tables: &'static Tables<D>,
+    pub(crate) data: D,
+    pub(crate) ctx: Context,
+    /// Whether `start` has run.
+    pub(crate) started: bool,
+    /// Appendix D's `running`: started and no top-level final state reached.
+    pub(crate) running: bool,
+    pub(crate) max_microsteps: usize,
+    /// Values for `<data>` ids given by `set_initial_values`.
+    pub(crate) initial_values: Map<String, Value>,
+    /// What observers must hear about.
+    pub(crate) outbox: Vec<Notification>,
+    /// Record entered and exited states in the outbox.
+    pub(crate) record_states: bool,
+    /// Record dequeued external events in the outbox.
+    pub(crate) record_events: bool,
+    /// History values, indexed by the history state's index.
+    history: Vec<Vec<StateIndex>>,
+    /// History states that have a recorded value.
+    history_recorded: StateSet,
+    scratch: Scratch,
+}
+
+/// Buffers reused across microsteps so a microstep allocates nothing once warmed up.
+#[derive(Default)]
+struct Scratch {
+    atomic: Vec<StateIndex>,
+    enabled: Vec<TransitionIndex>,
+    /// The conflict-free transitions and the domain of each (`None`: empty exit set).
+    filtered: Vec<(TransitionIndex, Option<StateIndex>)>,
+    remove: Vec<usize>,
+    exit_set: StateSet,
+    entry: EntrySets,
+    targets: Vec<StateIndex>,
+}
+
+/// The out-parameters of Appendix D's `computeEntrySet`.
+#[derive(Default)]
+struct EntrySets {
+    to_enter: StateSet,
+    for_default_entry: StateSet,
+    /// `defaultHistoryContent`: (parent of the history state, content of its default transition).
+    default_history_content: Vec<(StateIndex, BlockIndex)>,
+}
+
+/// The parts of the interpreter the entry-set computation reads.
+struct Shape<'a> {
+    states: &'static [StateInfo],
+    transitions: &'static [TransitionInfo],
+    history: &'a [Vec<StateIndex>],
+    history_recorded: &'a StateSet,
+}
+
+/// History default transitions that target history states are followed at most this deep
+/// (malformed tables could make them cycle).
+const MAX_HISTORY_DEPTH: usize = 64;
+
+impl Shape<'_> {
+    fn is_descendant(&self, state: StateIndex, ancestor: StateIndex) -> bool {
+        ancestor < state && state < self.states[ancestor as usize].descendants_end
+    }
+
+    /// Appendix D `getEffectiveTargetStates`, appended to `out`.
+    fn effective_targets(&self, t: TransitionIndex, out: &mut Vec<StateIndex>) {
+        self.effective_targets_depth(t, out, 0);
+    }
+
+    fn effective_targets_depth(&self, t: TransitionIndex, out: &mut Vec<StateIndex>, depth: usize) {
+        for &s in self.transitions[t as usize].targets {
+            if self.states[s as usize].kind.is_history() {
+                if self.history_recorded.contains(s) {
+                    for &h in &self.history[s as usize] {
+                        if !out.contains(&h) {
+                            out.push(h);
+                        }
+                    }
+                } else if let Some(default) = self.states[s as usize].initial {
+                    if depth < MAX_HISTORY_DEPTH {
+                        self.effective_targets_depth(default, out, depth + 1);
+                    }
+                }
+            } else if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+    }
+
+    /// Appendix D `getTransitionDomain`; `None` for a targetless transition. Uses the
+    /// precomputed domain unless it is [`Domain::Dynamic`]. `scratch` is clobbered.
+    fn transition_domain(
+        &self,
+        t: TransitionIndex,
+        scratch: &mut Vec<StateIndex>,
+    ) -> Option<StateIndex> {
+        let info = &self.transitions[t as usize];
+        match info.domain {
+            Domain::Targetless => None,
+            Domain::Static(d) => Some(d),
+            Domain::Dynamic => {
+                scratch.clear();
+                self.effective_targets(t, scratch);
+                if scratch.is_empty() {
+                    return None;
+                }
+                let source = info.source;
+                if info.internal
+                    && self.states[source as usize].kind.is_compound()
+                    && scratch.iter().all(|&s| self.is_descendant(s, source))
+                {
+                    return Some(source);
+                }
+                Some(self.find_lcca(source, scratch))
+            }
+        }
+    }
+
+    /// Appendix D `findLCCA([head] + tail)`: the nearest compound (or root) proper ancestor
+    /// of `head` that has every state of `tail` as a descendant.
+    fn find_lcca(&self, head: StateIndex, tail: &[StateIndex]) -> StateIndex {
+        let mut anc = self.states[head as usize].parent;
+        while (anc as usize) < self.states.len() {
+            if self.states[anc as usize].kind.is_compound()
+                && tail.iter().all(|&s| self.is_descendant(s, anc))
+            {
+                return anc;
+            }
+            anc = self.states[anc as usize].parent;
+        }
+        0
+    }
+
+    /// The initial transition of a compound state and its targets; falls back to the first
+    /// child state when the tables give none.
+    fn initial_targets(&self, state: StateIndex) -> &'static [StateIndex] {
+        let info = &self.states[state as usize];
+        match info.initial {
+            Some(t) => self.transitions[t as usize].targets,
+            None => {
+                let first = info
+                    .children
+                    .iter()
+                    .position(|&c| !self.states[c as usize].kind.is_history());
+                match first {
+                    Some(i) => &info.children[i..=i],
+                    None => &[],
+                }
+            }
+        }
+    }
+
+    /// Appendix D `addDescendantStatesToEnter`.
+    fn add_descendant_states_to_enter(
+        &self,
+        state: StateIndex,
+        sets: &mut EntrySets,
+        depth: usize,
+    ) {
+        let info = &self.states[state as usize];
+        if info.kind.is_history() {
+            if self.history_recorded.contains(state) {
+                let value = &self.history[state as usize];
+                for &s in value {
+                    self.add_descendant_states_to_enter(s, sets, depth);
+                }
+                for &s in value {
+                    self.add_ancestor_states_to_enter(s, info.parent, sets, depth);
+                }
+            } else if let Some(default) = info.initial {
+                if depth >= MAX_HISTORY_DEPTH {
+                    return;
+                }
+                let t = &self.transitions[default as usize];
+                if let Some(content) = t.content {
+                    match sets
+                        .default_history_content
+                        .iter_mut()
+                        .find(|(p, _)| *p == info.parent)
+                    {
+                        Some(slot) => slot.1 = content,
+                        None => sets.default_history_content.push((info.parent, content)),
+                    }
+                }
+                for &s in t.targets {
+                    self.add_descendant_states_to_enter(s, sets, depth + 1);
+                }
+                for &s in t.targets {
+                    self.add_ancestor_states_to_enter(s, info.parent, sets, depth + 1);
+                }
+            }
+            return;
+        }
+        sets.to_enter.insert(state);
+        match info.kind {
+            StateKind::Compound | StateKind::Root => {
+                sets.for_default_entry.insert(state);
+                let targets = self.initial_targets(state);
+                for &s in targets {
+                    self.add_descendant_states_to_enter(s, sets, depth);
+                }
+                for &s in targets {
+                    self.add_ancestor_states_to_enter(s, state, sets, depth);
+                }
+            }
+            StateKind::Parallel => self.enter_missing_regions(state, sets, depth),
+            _ => {}
+        }
+    }
+
+    /// For each child region of a parallel state that has no state to enter yet, enter it.
+    fn enter_missing_regions(&self, parallel: StateIndex, sets: &mut EntrySets, depth: usize) {
+        for &child in self.states[parallel as usize].children {
+            let c = &self.states[child as usize];
+            if c.kind.is_history() {
+                continue;
+            }
+            // `statesToEnter.some(s => isDescendant(s, child))`.
+            if !sets.to_enter.any_in_range(child + 1, c.descendants_end) {
+                self.add_descendant_states_to_enter(child, sets, depth);
+            }
+        }
+    }
+
+    /// Appendix D `addAncestorStatesToEnter(state, ancestor)`; the root is never added.
+    fn add_ancestor_states_to_enter(
+        &self,
+        state: StateIndex,
+        ancestor: StateIndex,
+        sets: &mut EntrySets,
+        depth: usize,
+    ) {
+        let mut anc = self.states[state as usize].parent;
+        while anc != ancestor && anc != 0 && (anc as usize) < self.states.len() {
+            sets.to_enter.insert(anc);
+            if self.states[anc as usize].kind == StateKind::Parallel {
+                self.enter_missing_regions(anc, sets, depth);
+            }
+            anc = self.states[anc as usize].parent;
+        }
+    }
+}
+
+/// The message of a panic payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let msg = if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic payload".to_owned()
+    };
+    format!("chart code panicked: {msg}")
+}
+
+/// Runs generated code, turning a panic into an [`ExecError`].
+fn guarded<R>(f: impl FnOnce() -> Result<R, ExecError>) -> Result<R, ExecError> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => Err(ExecError::new(panic_message(&*payload))),
+    }
+}
+
+impl<D: 'static> Interpreter<D> {
+    /// A machine that has not started, over `tables` with the fresh datamodel `data`.
+    pub(crate) fn new(tables: &'static Tables<D>, data: D) -> Self {
+        let n = tables.states.len();
+        Interpreter {
+            tables,
+            data,
+            ctx: Context::new(tables.name, tables.states),
+            started: false,
+            running: false,
+            max_microsteps: DEFAULT_MAX_MICROSTEPS,
+            initial_values: Map::new(),
+            outbox: Vec::new(),
+            record_states: false,
+            record_events: false,
+            history: vec![Vec::new(); n],
+            history_recorded: StateSet::with_capacity(n),
+            scratch: Scratch {
+                exit_set: StateSet::with_capacity(n),
+                entry: EntrySets {
+                    to_enter: StateSet::with_capacity(n),
+                    for_default_entry: StateSet::with_capacity(n),
+                    default_history_content: Vec::new(),
+                },
+                ..Scratch::default()
+            },
+        }
+    }
+
+    fn shape(&self) -> Shape<'_> {
+        Shape {
+            states: self.tables.states,
+            transitions: self.tables.transitions,
+            history: &self.history,
+            history_recorded: &self.history_recorded,
+        }
+    }
+
+    /// Raises `error.execution` for a failure at chart line `line` and reports it.
+    fn execution_error(&mut self, line: u32, error: ExecError) {
+        let message = error.message().to_owned();
+        tracing::debug!(
+            chart = self.tables.name,
+            file = self.tables.file,
+            line,
+            message = message.as_str(),
+            "error.execution"
+        );
+        self.ctx
+            .raise_platform("error.execution", Value::String(message.clone()));
+        self.outbox
+            .push(Notification::Error(RuntimeError::Execution {
+                file: self.tables.file.to_owned(),
+                line,
+                message,
+            }));
+    }
+
+    /// Runs one block of executable content; a failure raises `error.execution`.
+    fn run_block(&mut self, block: BlockIndex) {
+        let Some(b) = self.tables.blocks.get(block as usize) else {
+            self.execution_error(0, ExecError::new(format!("no block {block} in the tables")));
+            return;
+        };
+        let (data, ctx) = (&mut self.data, &mut self.ctx);
+        if let Err(e) = guarded(|| (b.run)(data, ctx)) {
+            self.execution_error(b.line, e);
+        }
+    }
+
+    /// Appendix D `conditionMatch`: a transition without `cond` is enabled; an error makes
+    /// the condition false and raises `error.execution`.
+    fn condition_match(&mut self, t: TransitionIndex) -> bool {
+        let Some(cond) = self.tables.transitions[t as usize].cond else {
+            return true;
+        };
+        let Some(c) = self.tables.conditions.get(cond as usize) else {
+            self.execution_error(
+                0,
+                ExecError::new(format!("no condition {cond} in the tables")),
+            );
+            return false;
+        };
+        let (data, ctx) = (&self.data, &self.ctx);
+        match guarded(|| (c.eval)(data, ctx)) {
+            Ok(b) => b,
+            Err(e) => {
+                self.execution_error(c.line, e);
+                false
+            }
+        }
+    }
+
+    /// Interpreter start-up (Appendix D `interpret`, minus the event loop): initialises the
+    /// datamodel (early binding), runs the top-level script, enters the initial
+    /// configuration and runs the first macrostep. Does nothing when already started.
+    pub(crate) fn start(&mut self) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        self.running = true;
+        let initial_values = std::mem::take(&mut self.initial_values);
+        for item in self.tables.data {
+            let result = match initial_values.get(item.id) {
+                Some(v) => {
+                    let data = &mut self.data;
+                    guarded(|| (item.set)(data, v.clone()).map_err(ExecError::from))
+                }
+                None => {
+                    let (data, ctx) = (&mut self.data, &self.ctx);
+                    guarded(|| (item.init)(data, ctx))
+                }
+            };
+            if let Err(e) = result {
+                self.execution_error(item.line, e);
+            }
+        }
+        if let Some(script) = self.tables.script {
+            self.run_block(script);
+        }
+        self.enter_initial_configuration();
+        self.macrostep();
+        self.finish_if_stopped();
+    }
+
+    /// Appendix D's external-event half of `mainEventLoop`, followed by the macrostep it
+    /// triggers. Ignored when the machine is not running.
+    pub(crate) fn process_external(&mut self, event: Event) {
+        if !self.running {
+            return;
+        }
+        if self.record_events {
+            self.outbox.push(Notification::Event(event.clone()));
+        }
+        self.ctx.event = event;
+        self.select_transitions(false);
+        let mut steps = 0;
+        if !self.scratch.filtered.is_empty() {
+            self.microstep();
+            steps = 1;
+        }
+        self.macrostep_from(steps);
+        self.finish_if_stopped();
+    }
+
+    /// Runs eventless transitions and internal events until both are exhausted.
+    fn macrostep(&mut self) {
+        self.macrostep_from(0);
+    }
+
+    /// Appendix D's inner loop of `mainEventLoop`: eventless transitions first, then one
+    /// internal event, until neither enables anything. At most `max_microsteps` steps (a
+    /// microstep or an internal event that enabled nothing) run; `steps` already ran.
+    fn macrostep_from(&mut self, mut steps: usize) {
+        while self.running {
+            let mut event_driven = false;
+            self.select_transitions(true);
+            if self.scratch.filtered.is_empty() {
+                let Some(event) = self.ctx.internal.pop_front() else {
+                    break;
+                };
+                self.ctx.event = event;
+                self.select_transitions(false);
+                event_driven = true;
+            }
+            if steps >= self.max_microsteps {
+                self.ctx.internal.clear();
+                let error = RuntimeError::MacrostepLimit {
+                    chart: self.tables.name.to_owned(),
+                    microsteps: steps,
+                    event: if event_driven {
+                        self.ctx.event.name.clone()
+                    } else {
+                        String::new()
+                    },
+                };
+                tracing::error!(chart = self.tables.name, "{error}");
+                self.outbox.push(Notification::Error(error));
+                return;
+            }
+            if !self.scratch.filtered.is_empty() {
+                self.microstep();
+            }
+            steps += 1;
+        }
+    }
+
+    /// When a top-level final state was reached: Appendix D `exitInterpreter`, then drop
+    /// every queued and delayed event.
+    fn finish_if_stopped(&mut self) {
+        if self.running {
+            return;
+        }
+        // Exit every active state in exit order, each onexit block separately.
+        let mut order = std::mem::take(&mut self.scratch.atomic);
+        order.clear();
+        order.extend(self.ctx.configuration.iter_rev());
+        for &s in &order {
+            for &b in self.tables.states[s as usize].onexit {
+                self.run_block(b);
+            }
+            self.ctx.configuration.remove(s);
+            if self.record_states {
+                self.outbox.push(Notification::Exited(s));
+            }
+        }
+        self.scratch.atomic = order;
+        self.ctx.internal.clear();
+        self.ctx.external.clear();
+        self.ctx.timers.clear();
+    }
+
+    /// Appendix D `selectEventlessTransitions` (`eventless`) or `selectTransitions(_event)`,
+    /// followed by `removeConflictingTransitions`; the result is left in `scratch.filtered`.
+    fn select_transitions(&mut self, eventless: bool) {
+        let mut atomic = std::mem::take(&mut self.scratch.atomic);
+        let mut enabled = std::mem::take(&mut self.scratch.enabled);
+        atomic.clear();
+        enabled.clear();
+        let states = self.tables.states;
+        atomic.extend(
+            self.ctx
+                .configuration
+                .iter()
+                .filter(|&s| states[s as usize].kind.is_atomic()),
+        );
+        for &atom in &atomic {
+            let mut s = atom;
+            'ancestors: while (s as usize) < states.len() {
+                for &t in states[s as usize].transitions {
+                    let info = &self.tables.transitions[t as usize];
+                    let matches = if eventless {
+                        info.events.is_empty()
+                    } else {
+                        let name = &self.ctx.event.name;
+                        info.events.iter().any(|d| descriptor_matches(d, name))
+                    };
+                    if matches && self.condition_match(t) {
+                        if !enabled.contains(&t) {
+                            enabled.push(t);
+                        }
+                        break 'ancestors;
+                    }
+                }
+                s = states[s as usize].parent;
+            }
+        }
+        self.scratch.atomic = atomic;
+        self.remove_conflicting_transitions(&enabled);
+        self.scratch.enabled = enabled;
+    }
+
+    /// Appendix D `removeConflictingTransitions`: two transitions conflict when their exit
+    /// sets intersect; a transition whose source is a descendant of the other's source
+    /// preempts it, otherwise the earlier one (in selection order) wins.
+    fn remove_conflicting_transitions(&mut self, enabled: &[TransitionIndex]) {
+        let mut filtered = std::mem::take(&mut self.scratch.filtered);
+        let mut remove = std::mem::take(&mut self.scratch.remove);
+        let mut tmp = std::mem::take(&mut self.scratch.targets);
+        filtered.clear();
+        let shape = self.shape();
+        let config = &self.ctx.configuration;
+        let states = self.tables.states;
+        for &t1 in enabled {
+            let d1 = shape.transition_domain(t1, &mut tmp);
+            let source1 = self.tables.transitions[t1 as usize].source;
+            let mut preempted = false;
+            remove.clear();
+            if let Some(d1) = d1 {
+                let (lo1, hi1) = (d1 + 1, states[d1 as usize].descendants_end);
+                for (i, &(t2, d2)) in filtered.iter().enumerate() {
+                    let Some(d2) = d2 else { continue };
+                    let (lo2, hi2) = (d2 + 1, states[d2 as usize].descendants_end);
+                    // Both exit sets are the configuration restricted to a range.
+                    if !config.any_in_range(lo1.max(lo2), hi1.min(hi2)) {
+                        continue;
+                    }
+                    let source2 = self.tables.transitions[t2 as usize].source;
+                    if shape.is_descendant(source1, source2) {
+                        remove.push(i);
+                    } else {
+                        preempted = true;
+                        break;
+                    }
+                }
+            }
+            if !preempted {
+                for &i in remove.iter().rev() {
+                    filtered.remove(i);
+                }
+                filtered.push((t1, d1));
+            }
+        }
+        self.scratch.filtered = filtered;
+        self.scratch.remove = remove;
+        self.scratch.targets = tmp;
+    }
+
+    /// Appendix D `microstep` over `scratch.filtered`.
+    fn microstep(&mut self) {
+        let filtered = std::mem::take(&mut self.scratch.filtered);
+        self.exit_states(&filtered);
+        for &(t, _) in &filtered {
+            if let Some(content) = self.tables.transitions[t as usize].content {
+                self.run_block(content);
+            }
+        }
+        self.enter_states(&filtered);
+        self.scratch.filtered = filtered;
+    }
+
+    /// Appendix D `exitStates`: records history, then runs the onexit blocks of the exit set
+    /// in exit order and removes the states from the configuration.
+    fn exit_states(&mut self, transitions: &[(TransitionIndex, Option<StateIndex>)]) {
+        let states = self.tables.states;
+        let mut exit_set = std::mem::take(&mut self.scratch.exit_set);
+        exit_set.clear();
+        // computeExitSet; the domains were computed during selection, before anything changed.
+        for &(_, domain) in transitions {
+            if let Some(d) = domain {
+                let hi = states[d as usize].descendants_end;
+                let mut lo = d + 1;
+                while let Some(s) = self.ctx.configuration.first_in_range(lo, hi) {
+                    exit_set.insert(s);
+                    lo = s + 1;
+                }
+            }
+        }
+        // Record history before any state leaves the configuration.
+        for s in exit_set.iter_rev() {
+            for &h in states[s as usize].history {
+                let deep = states[h as usize].kind == StateKind::DeepHistory;
+                let value = &mut self.history[h as usize];
+                value.clear();
+                let end = states[s as usize].descendants_end;
+                let mut lo = s + 1;
+                while let Some(c) = self.ctx.configuration.first_in_range(lo, end) {
+                    let keep = if deep {
+                        states[c as usize].kind.is_atomic()
+                    } else {
+                        states[c as usize].parent == s
+                    };
+                    if keep {
+                        value.push(c);
+                    }
+                    lo = c + 1;
+                }
+                self.history_recorded.insert(h);
+            }
+        }
+        for s in exit_set.iter_rev() {
+            for &b in states[s as usize].onexit {
+                self.run_block(b);
+            }
+            self.ctx.configuration.remove(s);
+            if self.record_states {
+                self.outbox.push(Notification::Exited(s));
+            }
+        }
+        self.scratch.exit_set = exit_set;
+    }
+
+    /// Appendix D `enterStates` for the transitions of a microstep.
+    fn enter_states(&mut self, transitions: &[(TransitionIndex, Option<StateIndex>)]) {
+        let mut sets = std::mem::take(&mut self.scratch.entry);
+        let mut tmp = std::mem::take(&mut self.scratch.targets);
+        sets.to_enter.clear();
+        sets.for_default_entry.clear();
+        sets.default_history_content.clear();
+        {
+            // computeEntrySet: the domain is recomputed because exiting may have changed a
+            // history value a target refers to.
+            let shape = self.shape();
+            for &(t, _) in transitions {
+                let info = &self.tables.transitions[t as usize];
+                for &s in info.targets {
+                    shape.add_descendant_states_to_enter(s, &mut sets, 0);
+                }
+                let Some(domain) = shape.transition_domain(t, &mut tmp) else {
+                    continue;
+                };
+                tmp.clear();
+                shape.effective_targets(t, &mut tmp);
+                for &s in &tmp {
+                    shape.add_ancestor_states_to_enter(s, domain, &mut sets, 0);
+                }
+            }
+        }
+        self.scratch.targets = tmp;
+        self.scratch.entry = sets;
+        self.enter_computed_states();
+    }
+
+    /// `enterStates([doc.initial.transition])`: the root's initial transition, whose domain
+    /// is the root. (An `<scxml>` has no `<initial>` element, so this transition has no
+    /// content.)
+    fn enter_initial_configuration(&mut self) {
+        let mut sets = std::mem::take(&mut self.scratch.entry);
+        let mut tmp = std::mem::take(&mut self.scratch.targets);
+        sets.to_enter.clear();
+        sets.for_default_entry.clear();
+        sets.default_history_content.clear();
+        tmp.clear();
+        {
+            let shape = self.shape();
+            let targets = shape.initial_targets(0);
+            for &s in targets {
+                shape.add_descendant_states_to_enter(s, &mut sets, 0);
+            }
+            match self.tables.states[0].initial {
+                Some(t) => shape.effective_targets(t, &mut tmp),
+                None => tmp.extend_from_slice(targets),
+            }
+            for &s in &tmp {
+                shape.add_ancestor_states_to_enter(s, 0, &mut sets, 0);
+            }
+        }
+        self.scratch.targets = tmp;
+        self.scratch.entry = sets;
+        self.enter_computed_states();
+    }
+
+    /// The second half of Appendix D `enterStates`, over `scratch.entry`.
+    fn enter_computed_states(&mut self) {
+        let sets = std::mem::take(&mut self.scratch.entry);
+        let states = self.tables.states;
+        for s in sets.to_enter.iter() {
+            let info = &states[s as usize];
+            self.ctx.configuration.insert(s);
+            if self.record_states {
+                self.outbox.push(Notification::Entered(s));
+            }
+            for &b in info.onentry {
+                self.run_block(b);
+            }
+            if sets.for_default_entry.contains(s) {
+                if let Some(t) = info.initial {
+                    if let Some(content) = self.tables.transitions[t as usize].content {
+                        self.run_block(content);
+                    }
+                }
+            }
+            if let Some(&(_, content)) = sets.default_history_content.iter().find(|(p, _)| *p == s)
+            {
+                self.run_block(content);
+            }
+            if info.kind == StateKind::Final {
+                if info.parent == 0 {
+                    self.running = false;
+                } else {
+                    self.raise_done(s);
+                }
+            }
+        }
+        self.scratch.entry = sets;
+    }
+
+    /// Raises `done.state.<parent>` for an entered final state, and `done.state.<grandparent>`
+    /// when the grandparent is a parallel state whose regions are all final.
+    fn raise_done(&mut self, final_state: StateIndex) {
+        let states = self.tables.states;
+        let info = &states[final_state as usize];
+        let parent = info.parent;
+        let data = match info
+            .donedata
+            .and_then(|d| self.tables.done_data.get(d as usize))
+        {
+            Some(dd) => {
+                let (data, ctx) = (&self.data, &self.ctx);
+                match guarded(|| (dd.eval)(data, ctx)) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        self.execution_error(dd.line, e);
+                        Value::Null
+                    }
+                }
+            }
+            None => Value::Null,
+        };
+        self.ctx
+            .raise_platform(format!("done.state.{}", states[parent as usize].id), data);
+        let grandparent = states[parent as usize].parent;
+        if (grandparent as usize) < states.len()
+            && states[grandparent as usize].kind == StateKind::Parallel
+            && states[grandparent as usize]
+                .children
+                .iter()
+                .filter(|&&c| !states[c as usize].kind.is_history())
+                .all(|&c| self.is_in_final_state(c))
+        {
+            self.ctx.raise_platform(
+                format!("done.state.{}", states[grandparent as usize].id),
+                Value::Null,
+            );
+        }
+    }
+
+    /// Appendix D `isInFinalState`.
+    fn is_in_final_state(&self, s: StateIndex) -> bool {
+        let states = self.tables.states;
+        let info = &states[s as usize];
+        match info.kind {
+            StateKind::Compound | StateKind::Root => info.children.iter().any(|&c| {
+                states[c as usize].kind == StateKind::Final && self.ctx.configuration.contains(c)
+            }),
+            StateKind::Parallel => info
+                .children
+                .iter()
+                .filter(|&&c| !states[c as usize].kind.is_history())
+                .all(|&c| self.is_in_final_state(c)),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::{Block, NO_STATE};
+
+    #[allow(clippy::too_many_arguments)]
+    const fn st(
+        id: &'static str,
+        kind: StateKind,
+        parent: StateIndex,
+        descendants_end: StateIndex,
+        children: &'static [StateIndex],
+        initial: Option<TransitionIndex>,
+        transitions: &'static [TransitionIndex],
+        history: &'static [StateIndex],
+    ) -> StateInfo {
+        StateInfo {
+            id,
+            kind,
+            parent,
+            descendants_end,
+            children,
+            initial,
+            transitions,
+            onentry: &[],
+            onexit: &[],
+            donedata: None,
+            history,
+            line: 1,
+        }
+    }
+
+    const fn tr(
+        source: StateIndex,
+        events: &'static [&'static str],
+        targets: &'static [StateIndex],
+        internal: bool,
+        domain: Domain,
+    ) -> TransitionInfo {
+        TransitionInfo {
+            source,
+            events,
+            cond: None,
+            targets,
+            internal,
+            content: None,
+            domain,
+            line: 1,
+        }
+    }
+
+    // 0 root
+    //   1 p (compound, initial a)
+    //     2 h (deep history, default -> b)
+    //     3 a (compound, initial a1)
+    //       4 a1
+    //     5 b
+    //   6 out
+    static STATES: [StateInfo; 7] = [
+        st(
+            "__root",
+            StateKind::Root,
+            NO_STATE,
+            7,
+            &[1, 6],
+            Some(0),
+            &[],
+            &[],
+        ),
+        st(
+            "p",
+            StateKind::Compound,
+            0,
+            6,
+            &[2, 3, 5],
+            Some(1),
+            &[5],
+            &[2],
+        ),
+        st("h", StateKind::DeepHistory, 1, 3, &[], Some(2), &[], &[]),
+        st("a", StateKind::Compound, 1, 5, &[4], Some(3), &[], &[]),
+        st("a1", StateKind::Atomic, 3, 5, &[], None, &[4, 6], &[]),
+        st("b", StateKind::Atomic, 1, 6, &[], None, &[], &[]),
+        st("out", StateKind::Atomic, 0, 7, &[], None, &[7], &[]),
+    ];
+    static TRANSITIONS: [TransitionInfo; 8] = [
+        tr(0, &[], &[1], false, Domain::Static(0)),
+        tr(1, &[], &[3], false, Domain::Static(1)),
+        tr(2, &[], &[5], false, Domain::Static(1)),
+        tr(3, &[], &[4], false, Domain::Static(3)),
+        // a1 -> b, computed at run time
+        tr(4, &["go"], &[5], false, Domain::Dynamic),
+        // p -> a1, internal, computed at run time
+        tr(1, &["in"], &[4], true, Domain::Dynamic),
+        // a1 -> out
+        tr(4, &["leave"], &[6], false, Domain::Dynamic),
+        // out -> h
+        tr(6, &["back"], &[2], false, Domain::Dynamic),
+    ];
+    static BLOCKS: [Block<()>; 0] = [];
+    static TABLES: Tables<()> = Tables {
+        name: "unit",
+        file: "unit.scxml",
+        states: &STATES,
+        transitions: &TRANSITIONS,
+        conditions: &[],
+        blocks: &BLOCKS,
+        done_data: &[],
+        data: &[],
+        script: None,
+    };
+
+    fn ids(i: &Interpreter<()>) -> Vec<&'static str> {
+        i.ctx
+            .configuration
+            .iter()
+            .map(|s| STATES[s as usize].id)
+            .collect()
+    }
+
+    #[test]
+    fn dynamic_domains_follow_appendix_d() {
+        let i = Interpreter::new(&TABLES, ());
+        let shape = i.shape();
+        let mut tmp = Vec::new();
+        // External a1 -> b: LCCA is p.
+        assert_eq!(shape.transition_domain(4, &mut tmp), Some(1));
+        // Internal p -> a1 with the target inside p: the domain is p itself.
+        assert_eq!(shape.transition_domain(5, &mut tmp), Some(1));
+        // a1 -> out: the root.
+        assert_eq!(shape.transition_domain(6, &mut tmp), Some(0));
+        // out -> h, no history yet: the default target b, domain root.
+        assert_eq!(shape.transition_domain(7, &mut tmp), Some(0));
+        tmp.clear();
+        shape.effective_targets(7, &mut tmp);
+        assert_eq!(tmp, [5]);
+        assert_eq!(shape.find_lcca(4, &[5]), 1);
+        assert_eq!(shape.find_lcca(4, &[6]), 0);
+        assert_eq!(shape.find_lcca(0, &[1]), 0);
+    }
+
+    #[test]
+    fn history_is_recorded_on_exit_and_restored() {
+        let mut i = Interpreter::new(&TABLES, ());
+        i.record_states = true;
+        i.start();
+        assert_eq!(ids(&i), ["p", "a", "a1"]);
+        assert_eq!(
+            i.outbox,
+            [
+                Notification::Entered(1),
+                Notification::Entered(3),
+                Notification::Entered(4)
+            ]
+        );
+        i.outbox.clear();
+        i.process_external(Event::new("leave", Value::Null));
+        assert_eq!(ids(&i), ["out"]);
+        assert_eq!(i.history[2], [4]);
+        assert!(i.history_recorded.contains(2));
+        let mut tmp = Vec::new();
+        i.shape().effective_targets(7, &mut tmp);
+        assert_eq!(tmp, [4]);
+        i.process_external(Event::new("back", Value::Null));
+        assert_eq!(ids(&i), ["p", "a", "a1"]);
+        i.process_external(Event::new("go", Value::Null));
+        assert_eq!(ids(&i), ["p", "b"]);
+        assert_eq!(i.ctx.event().name, "go");
+        i.process_external(Event::new("in", Value::Null));
+        assert_eq!(ids(&i), ["p", "a", "a1"]);
+        assert!(i.running && i.started);
+    }
+
+    #[test]
+    fn panics_in_chart_code_become_errors() {
+        let r: Result<(), ExecError> = guarded(|| panic!("oops {}", 1));
+        assert_eq!(r.unwrap_err().message(), "chart code panicked: oops 1");
+        let r: Result<(), ExecError> = guarded(|| std::panic::panic_any(5u8));
+        assert_eq!(
+            r.unwrap_err().message(),
+            "chart code panicked: unknown panic payload"
+        );
+        assert_eq!(guarded(|| Ok(3)), Ok(3));
+    }
+}

@@ -1,0 +1,638 @@
+//! [`Machine`]: the public, cheaply cloneable handle of a running chart, with Qt-SCXML-style
+//! observers ([`Machine::connect_to_state`], [`Machine::connect_to_event`],
+//! [`Machine::connect_to_error`]) and virtual time ([`Machine::advance_time`]).
+//!
+//! # Re-entrancy
+//! Observers may call any method of the machine (submit events, query states, connect or
+//! disconnect observers, read data) from inside their callback. The machine never runs chart
+//! code or observers while another call into it is running them: a nested call only queues
+//! its work, and the outermost call processes the queue. Observers hear about what happened
+//! after the macrostep in which it happened, in the order it happened.
+
+use super::interpreter::{Interpreter, Notification};
+use super::{
+    descriptor_matches, normalize_descriptor, Chart, Event, InitError, RuntimeError, StateIndex,
+};
+use serde_json::Value;
+use std::cell::{Cell, Ref, RefCell};
+use std::collections::VecDeque;
+use std::fmt;
+use std::marker::PhantomData;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::rc::{Rc, Weak};
+use std::time::Duration;
+
+/// A running instance of the chart `C` (generated code names it, e.g.
+/// `pub type Sudoku = Machine<SudokuChart>;`).
+///
+/// A `Machine` is a handle: `clone()` gives another handle to the same instance. It is neither
+/// `Send` nor `Sync`; drive it from one thread.
+///
+/// Life cycle: [`new`](Machine::new) → optional
+/// [`set_initial_values`](Machine::set_initial_values) → [`start`](Machine::start) → events
+/// ([`submit_event`](Machine::submit_event)) and time ([`advance_time`](Machine::advance_time))
+/// until a top-level `<final>` state is reached, after which the machine has stopped: every
+/// state has been exited (SCXML 1.0, Appendix D `exitInterpreter`) and further events are
+/// ignored.
+pub struct Machine<C: Chart> {
+    inner: Rc<Shared<C>>,
+}
+
+/// A weak handle to a [`Machine`] that does not keep it alive (for observers that need to
+/// reach their own machine without a reference cycle).
+pub struct WeakMachine<C: Chart> {
+    inner: Weak<Shared<C>>,
+}
+
+struct Shared<C: Chart> {
+    core: RefCell<Interpreter<C::Data>>,
+    /// External events submitted while the core was borrowed (from chart code).
+    inbox: RefCell<VecDeque<Event>>,
+    /// An outermost call is processing; nested calls only queue.
+    processing: Cell<bool>,
+    start_requested: Cell<bool>,
+    /// Machine time to advance to once the queued events are processed.
+    advance_target: Cell<Option<Duration>>,
+    observers: RefCell<Observers>,
+    /// A reused notification buffer.
+    spare: RefCell<Vec<Notification>>,
+    _chart: PhantomData<C>,
+}
+
+type StateSlot = Rc<Slot<dyn FnMut(bool)>>;
+type EventSlot = Rc<Slot<dyn FnMut(&Event)>>;
+type ErrorSlot = Rc<Slot<dyn FnMut(&RuntimeError)>>;
+
+/// Copy-on-write observer lists: delivery works on a snapshot (a cheap `Rc` clone), so a
+/// callback may connect or disconnect observers.
+#[derive(Clone, Default)]
+struct Observers {
+    states: Rc<Vec<(StateIndex, StateSlot)>>,
+    events: Rc<Vec<(Vec<String>, EventSlot)>>,
+    errors: Rc<Vec<ErrorSlot>>,
+}
+
+struct Slot<F: ?Sized> {
+    connected: Cell<bool>,
+    callback: RefCell<Box<F>>,
+}
+
+impl<F: ?Sized> Slot<F> {
+    fn is_live(&self) -> bool {
+        self.connected.get()
+    }
+
+    /// Calls the callback unless disconnected or already running (a callback never runs
+    /// inside itself).
+    fn call(&self, f: impl FnOnce(&mut F)) {
+        if !self.connected.get() {
+            return;
+        }
+        if let Ok(mut cb) = self.callback.try_borrow_mut() {
+            f(&mut cb);
+        }
+    }
+}
+
+trait SlotControl {
+    fn disconnect(&self);
+    fn is_connected(&self) -> bool;
+}
+
+impl<F: ?Sized> SlotControl for Slot<F> {
+    fn disconnect(&self) {
+        self.connected.set(false);
+    }
+    fn is_connected(&self) -> bool {
+        self.connected.get()
+    }
+}
+
+/// The handle of one observer registered with `connect_to_*`.
+///
+/// Like a Qt connection, dropping it does **not** disconnect the observer: keep it only if
+/// you want to [`disconnect`](Connection::disconnect) later. The observer lives as long as the
+/// machine unless disconnected.
+#[derive(Clone)]
+pub struct Connection {
+    slot: Weak<dyn SlotControl>,
+}
+
+impl Connection {
+    /// Stops the observer from being called (also from within the observer itself). Calling
+    /// it again, or after the machine was dropped, does nothing.
+    pub fn disconnect(&self) {
+        if let Some(slot) = self.slot.upgrade() {
+            slot.disconnect();
+        }
+    }
+
+    /// Whether the observer is still connected: not disconnected and the machine alive.
+    pub fn is_connected(&self) -> bool {
+        self.slot.upgrade().is_some_and(|s| s.is_connected())
+    }
+}
+
+impl fmt::Debug for Connection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Connection")
+            .field("connected", &self.is_connected())
+            .finish()
+    }
+}
+
+/// Resets the `processing` flag even when an observer panics.
+struct ProcessingGuard<'a>(&'a Cell<bool>);
+
+impl Drop for ProcessingGuard<'_> {
+    fn drop(&mut self) {
+        self.0.set(false);
+    }
+}
+
+impl<C: Chart> Clone for Machine<C> {
+    fn clone(&self) -> Self {
+        Machine {
+            inner: Rc::clone(&self.inner),
+        }
+    }
+}
+
+impl<C: Chart> Clone for WeakMachine<C> {
+    fn clone(&self) -> Self {
+        WeakMachine {
+            inner: Weak::clone(&self.inner),
+        }
+    }
+}
+
+impl<C: Chart> Default for Machine<C> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<C: Chart> fmt::Debug for Machine<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Machine");
+        d.field("chart", &C::tables().name);
+        match self.inner.core.try_borrow() {
+            Ok(core) => {
+                let ids: Vec<_> = core
+                    .ctx
+                    .configuration
+                    .iter()
+                    .map(|s| core.tables.states[s as usize].id)
+                    .collect();
+                d.field("started", &core.started)
+                    .field("running", &core.running)
+                    .field("now", &core.ctx.now)
+                    .field("active", &ids);
+            }
+            Err(_) => {
+                d.field("busy", &true);
+            }
+        }
+        d.finish()
+    }
+}
+
+impl<C: Chart> fmt::Debug for WeakMachine<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WeakMachine")
+            .field("chart", &C::tables().name)
+            .field("alive", &(self.inner.strong_count() > 0))
+            .finish()
+    }
+}
+
+impl<C: Chart> WeakMachine<C> {
+    /// The machine, if some [`Machine`] handle still keeps it alive.
+    pub fn upgrade(&self) -> Option<Machine<C>> {
+        self.inner.upgrade().map(|inner| Machine { inner })
+    }
+}
+
+impl<C: Chart> Machine<C> {
+    /// A machine that has not started: nothing is active, the datamodel is
+    /// [`Chart::new_data`] until [`start`](Machine::start) initialises it.
+    pub fn new() -> Self {
+        Machine {
+            inner: Rc::new(Shared {
+                core: RefCell::new(Interpreter::new(C::tables(), C::new_data())),
+                inbox: RefCell::new(VecDeque::new()),
+                processing: Cell::new(false),
+                start_requested: Cell::new(false),
+                advance_target: Cell::new(None),
+                observers: RefCell::new(Observers::default()),
+                spare: RefCell::new(Vec::new()),
+                _chart: PhantomData,
+            }),
+        }
+    }
+
+    /// A weak handle that does not keep the machine alive.
+    pub fn downgrade(&self) -> WeakMachine<C> {
+        WeakMachine {
+            inner: Rc::downgrade(&self.inner),
+        }
+    }
+
+    /// The core, for reading.
+    ///
+    /// # Panics
+    /// When called from the chart's own executable content while it runs (chart code reaches
+    /// the machine through its [`Context`](super::Context) instead).
+    fn core(&self) -> Ref<'_, Interpreter<C::Data>> {
+        self.inner.core.try_borrow().unwrap_or_else(|_| {
+            panic!(
+                "{}: Machine queried from the chart's own executable content; use the Context",
+                C::tables().name
+            )
+        })
+    }
+
+    /// Bounds every macrostep to `n` steps (at least 1; the default is 100 000). A step is a
+    /// microstep or an internal event that enabled no transition (so a loop of failing
+    /// conditions raising `error.execution` is bounded too). A macrostep that would run more
+    /// is abandoned where it stands, its internal queue cleared, and
+    /// [`RuntimeError::MacrostepLimit`] reported to error observers (and `tracing::error!`);
+    /// the machine keeps running and handles the next event normally.
+    pub fn set_max_microsteps(&self, n: usize) {
+        if let Ok(mut core) = self.inner.core.try_borrow_mut() {
+            core.max_microsteps = n.max(1);
+        }
+    }
+
+    /// Gives `<data>` items values that replace their `expr` at start-up (like Qt's
+    /// `setInitialValues`). `values` is a JSON object of data ids to values; later calls add
+    /// to and override earlier ones.
+    ///
+    /// # Errors
+    /// [`InitError::NotAnObject`], [`InitError::UnknownData`] for an id the chart does not
+    /// declare, [`InitError::WrongType`] for a value that does not deserialize into the
+    /// field's type (checked now, on a scratch datamodel), [`InitError::AlreadyStarted`]
+    /// after [`start`](Machine::start). On error nothing is stored.
+    pub fn set_initial_values(&self, values: impl Into<Value>) -> Result<(), InitError> {
+        let Value::Object(map) = values.into() else {
+            return Err(InitError::NotAnObject);
+        };
+        if self.inner.start_requested.get() || self.core().started {
+            return Err(InitError::AlreadyStarted);
+        }
+        let tables = C::tables();
+        let mut scratch = C::new_data();
+        for (id, value) in &map {
+            let item = tables
+                .data
+                .iter()
+                .find(|d| d.id == id)
+                .ok_or_else(|| InitError::UnknownData(id.clone()))?;
+            let result = catch_unwind(AssertUnwindSafe(|| (item.set)(&mut scratch, value.clone())))
+                .unwrap_or_else(|_| {
+                    Err(<serde_json::Error as serde::de::Error>::custom(
+                        "the datamodel setter panicked",
+                    ))
+                });
+            result.map_err(|source| InitError::WrongType {
+                id: id.clone(),
+                source,
+            })?;
+        }
+        let mut core = self.inner.core.borrow_mut();
+        core.initial_values.extend(map);
+        Ok(())
+    }
+
+    /// Starts the machine (SCXML 1.0, Appendix D `interpret`): initialises the datamodel,
+    /// runs the top-level script, enters the initial configuration and runs the first
+    /// macrostep, then processes the external events submitted before. Idempotent.
+    pub fn start(&self) {
+        self.inner.start_requested.set(true);
+        self.drain();
+    }
+
+    /// Whether the machine has started and has not reached a top-level final state.
+    pub fn is_running(&self) -> bool {
+        let core = self.core();
+        core.started && core.running
+    }
+
+    /// Queues an external event named `name` with payload `data` (`()` for none) and
+    /// processes it (Qt's `submitEvent`). Before [`start`](Machine::start) the event waits;
+    /// after the machine stopped it is ignored. Inside an observer it is processed once the
+    /// observer returns.
+    pub fn submit_event(&self, name: &str, data: impl Into<Value>) {
+        self.submit(Event::new(name, data));
+    }
+
+    /// Queues any event on the external queue (its `kind` is kept as given) and processes it
+    /// like [`submit_event`](Machine::submit_event).
+    pub fn submit(&self, event: Event) {
+        match self.inner.core.try_borrow_mut() {
+            Ok(mut core) => {
+                if core.started && !core.running {
+                    return;
+                }
+                core.ctx.external.push_back(event);
+            }
+            Err(_) => self.inner.inbox.borrow_mut().push_back(event),
+        }
+        self.drain();
+    }
+
+    /// Whether `state` is in the active configuration.
+    pub fn is_active(&self, state: C::State) -> bool {
+        self.core().ctx.configuration.contains(C::index(state))
+    }
+
+    /// The active states in document order (ancestors before descendants).
+    pub fn active_states(&self) -> Vec<C::State> {
+        self.core()
+            .ctx
+            .configuration
+            .iter()
+            .filter_map(C::state)
+            .collect()
+    }
+
+    /// The ids of all active states in document order (the root excluded).
+    pub fn active_state_ids(&self) -> Vec<&'static str> {
+        let states = C::tables().states;
+        self.core()
+            .ctx
+            .configuration
+            .iter()
+            .map(|s| states[s as usize].id)
+            .collect()
+    }
+
+    /// The ids of the active atomic and final states, sorted by id.
+    pub fn active_atomic_state_ids(&self) -> Vec<&'static str> {
+        let states = C::tables().states;
+        let mut ids: Vec<_> = self
+            .core()
+            .ctx
+            .configuration
+            .iter()
+            .filter(|&s| states[s as usize].kind.is_atomic())
+            .map(|s| states[s as usize].id)
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// Calls `f(true)` whenever `state` is entered and `f(false)` whenever it is exited
+    /// (Qt's `connectToState`), after the macrostep in which it happened. Not called for the
+    /// current configuration at the time of connecting.
+    pub fn connect_to_state(&self, state: C::State, f: impl FnMut(bool) + 'static) -> Connection {
+        let slot: StateSlot = Rc::new(Slot {
+            connected: Cell::new(true),
+            callback: RefCell::new(Box::new(f)),
+        });
+        let connection = Connection {
+            slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
+        };
+        let mut obs = self.inner.observers.borrow_mut();
+        let list = Rc::make_mut(&mut obs.states);
+        list.retain(|(_, s)| s.is_live());
+        list.push((C::index(state), slot));
+        connection
+    }
+
+    /// Calls `f(&event)` for every external event the machine dequeues whose name matches
+    /// the descriptor list `descriptors` (e.g. `"tap error.*"`, SCXML 1.0, 3.12.1; `"*"` for
+    /// all): submitted events, events the chart `<send>`s to itself and delayed events.
+    /// Called after the macrostep the event started.
+    pub fn connect_to_event(
+        &self,
+        descriptors: &str,
+        f: impl FnMut(&Event) + 'static,
+    ) -> Connection {
+        let descriptors: Vec<String> = descriptors
+            .split_ascii_whitespace()
+            .map(|d| normalize_descriptor(d).to_owned())
+            .collect();
+        let slot: EventSlot = Rc::new(Slot {
+            connected: Cell::new(true),
+            callback: RefCell::new(Box::new(f)),
+        });
+        let connection = Connection {
+            slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
+        };
+        let mut obs = self.inner.observers.borrow_mut();
+        let list = Rc::make_mut(&mut obs.events);
+        list.retain(|(_, s)| s.is_live());
+        list.push((descriptors, slot));
+        connection
+    }
+
+    /// Calls `f(&error)` for every [`RuntimeError`]: failed executable content (which also
+    /// raised `error.execution`) and abandoned macrosteps.
+    pub fn connect_to_error(&self, f: impl FnMut(&RuntimeError) + 'static) -> Connection {
+        let slot: ErrorSlot = Rc::new(Slot {
+            connected: Cell::new(true),
+            callback: RefCell::new(Box::new(f)),
+        });
+        let connection = Connection {
+            slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
+        };
+        let mut obs = self.inner.observers.borrow_mut();
+        let list = Rc::make_mut(&mut obs.errors);
+        list.retain(|s| s.is_live());
+        list.push(slot);
+        connection
+    }
+
+    /// The machine time: zero at start, moved only by [`advance_time`](Machine::advance_time).
+    pub fn now(&self) -> Duration {
+        self.core().ctx.now
+    }
+
+    /// The machine time at which the earliest pending delayed `<send>` is due; `None` when
+    /// nothing is pending (or the machine is not running).
+    pub fn next_deadline(&self) -> Option<Duration> {
+        let core = self.core();
+        if core.running {
+            core.ctx.timers.next_deadline()
+        } else {
+            None
+        }
+    }
+
+    /// How long until [`next_deadline`](Machine::next_deadline), from [`now`](Machine::now).
+    pub fn time_until_next(&self) -> Option<Duration> {
+        let core = self.core();
+        if !core.running {
+            return None;
+        }
+        let now = core.ctx.now;
+        core.ctx
+            .timers
+            .next_deadline()
+            .map(|d| d.saturating_sub(now))
+    }
+
+    /// Moves machine time forward by `by`. Delayed events due by then fire one at a time in
+    /// deadline order (equal deadlines in send order), each with the machine time set to its
+    /// deadline and processed as an external event with its macrostep (it may schedule more
+    /// events, which fire too if due); then the time is `now + by`. Before
+    /// [`start`](Machine::start) it does nothing. Inside an observer the advance happens once
+    /// the observer returns and the events queued before it are processed.
+    pub fn advance_time(&self, by: Duration) {
+        let Ok(core) = self.inner.core.try_borrow() else {
+            tracing::warn!(
+                chart = C::tables().name,
+                "advance_time called from the chart's own executable content; ignored"
+            );
+            return;
+        };
+        if !core.started {
+            return;
+        }
+        let target = core.ctx.now.saturating_add(by);
+        drop(core);
+        let target = match self.inner.advance_target.get() {
+            Some(t) => t.max(target),
+            None => target,
+        };
+        self.inner.advance_target.set(Some(target));
+        self.drain();
+    }
+
+    /// Runs `f` on the datamodel.
+    ///
+    /// # Panics
+    /// When called from the chart's own executable content while it runs.
+    pub fn with_data<R>(&self, f: impl FnOnce(&C::Data) -> R) -> R {
+        let r = f(&self.core().data);
+        if !self.inner.inbox.borrow().is_empty() {
+            self.drain();
+        }
+        r
+    }
+
+    /// The value of the `<data>` item `id` as JSON ([`DataItem::get`](super::DataItem::get));
+    /// `None` for an unknown id or a value that does not serialize.
+    pub fn data_value(&self, id: &str) -> Option<Value> {
+        let item = C::tables().data.iter().find(|d| d.id == id)?;
+        let core = self.core();
+        catch_unwind(AssertUnwindSafe(|| (item.get)(&core.data)))
+            .ok()?
+            .ok()
+    }
+
+    /// Processes queued work until there is none, delivering notifications after each
+    /// macrostep. Returns at once when an outer call is already doing so.
+    fn drain(&self) {
+        let shared = &*self.inner;
+        if shared.processing.get() {
+            return;
+        }
+        shared.processing.set(true);
+        let _guard = ProcessingGuard(&shared.processing);
+        loop {
+            let progressed = {
+                let Ok(mut core) = shared.core.try_borrow_mut() else {
+                    // Only when a `with_data` closure is running; it drains afterwards.
+                    return;
+                };
+                {
+                    let mut inbox = shared.inbox.borrow_mut();
+                    if !inbox.is_empty() {
+                        if core.started && !core.running {
+                            inbox.clear();
+                        } else {
+                            core.ctx.external.extend(inbox.drain(..));
+                        }
+                    }
+                }
+                {
+                    let obs = shared.observers.borrow();
+                    core.record_states = obs.states.iter().any(|(_, s)| s.is_live());
+                    core.record_events = obs.events.iter().any(|(_, s)| s.is_live());
+                }
+                self.step(&mut core)
+            };
+            self.deliver();
+            if !progressed {
+                break;
+            }
+        }
+    }
+
+    /// Does one unit of work: start, one external event, one due timer, or finishing a time
+    /// advance. Returns whether it did anything.
+    fn step(&self, core: &mut Interpreter<C::Data>) -> bool {
+        let shared = &*self.inner;
+        if !core.started {
+            if shared.start_requested.get() {
+                core.start();
+                return true;
+            }
+            shared.advance_target.set(None);
+            return false;
+        }
+        if core.running {
+            if let Some(event) = core.ctx.external.pop_front() {
+                core.process_external(event);
+                return true;
+            }
+            if let Some(target) = shared.advance_target.get() {
+                if let Some((deadline, event)) = core.ctx.timers.pop_due(target) {
+                    core.ctx.now = core.ctx.now.max(deadline);
+                    core.process_external(event);
+                    return true;
+                }
+            }
+        } else {
+            core.ctx.external.clear();
+            core.ctx.timers.clear();
+        }
+        if let Some(target) = shared.advance_target.take() {
+            core.ctx.now = core.ctx.now.max(target);
+            return true;
+        }
+        false
+    }
+
+    /// Hands the notifications of the last step to the observers.
+    fn deliver(&self) {
+        let shared = &*self.inner;
+        let mut batch = std::mem::take(&mut *shared.spare.borrow_mut());
+        std::mem::swap(&mut shared.core.borrow_mut().outbox, &mut batch);
+        if batch.is_empty() {
+            *shared.spare.borrow_mut() = batch;
+            return;
+        }
+        let obs = shared.observers.borrow().clone();
+        for n in batch.drain(..) {
+            match n {
+                Notification::Entered(s) | Notification::Exited(s) => {
+                    let entered = matches!(n, Notification::Entered(_));
+                    for (index, slot) in obs.states.iter() {
+                        if *index == s {
+                            slot.call(|f| f(entered));
+                        }
+                    }
+                }
+                Notification::Event(event) => {
+                    for (descriptors, slot) in obs.events.iter() {
+                        if descriptors
+                            .iter()
+                            .any(|d| descriptor_matches(d, &event.name))
+                        {
+                            slot.call(|f| f(&event));
+                        }
+                    }
+                }
+                Notification::Error(error) => {
+                    for slot in obs.errors.iter() {
+                        slot.call(|f| f(&error));
+                    }
+                }
+            }
+        }
+        *shared.spare.borrow_mut() = batch;
+    }
+}

@@ -1,0 +1,32 @@
+//! The run-time half of `sudoku-scxmlc`: what a generated machine links against.
+//!
+//! It holds no XML or `syn` code. Generated code names it by absolute path
+//! (`::sudoku_scxmlc::runtime`), and a crate that only runs machines depends on
+//! `sudoku-scxmlc` with `default-features = false`.
+//!
+//! The interpreter implements the algorithm of SCXML 1.0, Appendix D, over the static
+//! [`Tables`] the generator emits.
+
+mod context;
+mod error;
+mod event;
+mod foreach;
+mod interpreter;
+mod machine;
+mod state_set;
+mod tables;
+mod time;
+
+pub use context::{Context, SendRequest};
+pub use error::{ExecError, InitError, RuntimeError};
+pub use event::{descriptor_matches, normalize_descriptor, Event, EventKind};
+pub use machine::{Connection, Machine, WeakMachine};
+pub use tables::{
+    Block, BlockIndex, Chart, Condition, ConditionIndex, DataItem, DoneData, DoneDataIndex,
+    Domain, StateIndex, StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo, NO_STATE,
+};
+pub use foreach::{foreach_items, ForeachArray};
+pub use time::parse_delay;
+
+/// Re-exported so generated code and chart code reach `serde_json` through the runtime.
+pub use serde_json;

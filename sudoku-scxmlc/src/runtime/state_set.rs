@@ -1,0 +1,267 @@
+//! A set of state indices as a bitset, iterated in document order.
+//!
+//! States are numbered in document order, so ascending iteration is the SCXML entry order and
+//! descending iteration the exit order (SCXML 1.0, Appendix D, `entryOrder` / `exitOrder`).
+//! Because the descendants of a state are a contiguous index range, "does the set hold a
+//! descendant of `s`" is a range query ([`StateSet::any_in_range`]).
+
+use super::StateIndex;
+
+/// A set of [`StateIndex`] values backed by `Vec<u64>` words.
+///
+/// It grows on insert, so a default (empty) set works for any chart; sets made
+/// [`with_capacity`](StateSet::with_capacity) for the chart's state count never reallocate.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct StateSet {
+    words: Vec<u64>,
+}
+
+impl StateSet {
+    /// An empty set able to hold indices `0 .. states` without growing.
+    pub(crate) fn with_capacity(states: usize) -> Self {
+        StateSet {
+            words: vec![0; states.div_ceil(64)],
+        }
+    }
+
+    /// Whether `state` is in the set.
+    #[inline]
+    pub(crate) fn contains(&self, state: StateIndex) -> bool {
+        let (w, b) = split(state);
+        self.words.get(w).is_some_and(|word| word & (1 << b) != 0)
+    }
+
+    /// Adds `state`; returns whether it was not yet present.
+    #[inline]
+    pub(crate) fn insert(&mut self, state: StateIndex) -> bool {
+        let (w, b) = split(state);
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        let word = &mut self.words[w];
+        let fresh = *word & (1 << b) == 0;
+        *word |= 1 << b;
+        fresh
+    }
+
+    /// Removes `state`; returns whether it was present.
+    #[inline]
+    pub(crate) fn remove(&mut self, state: StateIndex) -> bool {
+        let (w, b) = split(state);
+        match self.words.get_mut(w) {
+            Some(word) => {
+                let present = *word & (1 << b) != 0;
+                *word &= !(1 << b);
+                present
+            }
+            None => false,
+        }
+    }
+
+    /// Removes every state, keeping the allocation.
+    pub(crate) fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+
+    /// Whether the set is empty.
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// How many states the set holds.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether some state of the half-open range `lo .. hi` is in the set.
+    pub(crate) fn any_in_range(&self, lo: StateIndex, hi: StateIndex) -> bool {
+        self.first_in_range(lo, hi).is_some()
+    }
+
+    /// The smallest state of the half-open range `lo .. hi` in the set.
+    pub(crate) fn first_in_range(&self, lo: StateIndex, hi: StateIndex) -> Option<StateIndex> {
+        if lo >= hi {
+            return None;
+        }
+        let (mut w, b) = split(lo);
+        if w >= self.words.len() {
+            return None;
+        }
+        let mut word = self.words[w] & (!0u64 << b);
+        loop {
+            if word != 0 {
+                let found = (w as StateIndex) * 64 + word.trailing_zeros();
+                return (found < hi).then_some(found);
+            }
+            w += 1;
+            if w >= self.words.len() || (w as StateIndex) * 64 >= hi {
+                return None;
+            }
+            word = self.words[w];
+        }
+    }
+
+    /// The states in ascending (document, entry) order.
+    pub(crate) fn iter(&self) -> Iter<'_> {
+        Iter {
+            words: &self.words,
+            index: 0,
+            current: self.words.first().copied().unwrap_or(0),
+        }
+    }
+
+    /// The states in descending (exit) order.
+    pub(crate) fn iter_rev(&self) -> IterRev<'_> {
+        IterRev {
+            words: &self.words,
+            index: self.words.len(),
+            current: 0,
+        }
+    }
+}
+
+#[inline]
+fn split(state: StateIndex) -> (usize, u32) {
+    ((state / 64) as usize, state % 64)
+}
+
+/// Ascending iterator of a [`StateSet`].
+pub(crate) struct Iter<'a> {
+    words: &'a [u64],
+    index: usize,
+    current: u64,
+}
+
+impl Iterator for Iter<'_> {
+    type Item = StateIndex;
+
+    #[inline]
+    fn next(&mut self) -> Option<StateIndex> {
+        loop {
+            if self.current != 0 {
+                let bit = self.current.trailing_zeros();
+                self.current &= self.current - 1;
+                return Some(self.index as StateIndex * 64 + bit);
+            }
+            self.index += 1;
+            self.current = *self.words.get(self.index)?;
+        }
+    }
+}
+
+/// Descending iterator of a [`StateSet`].
+pub(crate) struct IterRev<'a> {
+    words: &'a [u64],
+    /// The word `current` came from (`words.len()` before the first load).
+    index: usize,
+    current: u64,
+}
+
+impl Iterator for IterRev<'_> {
+    type Item = StateIndex;
+
+    #[inline]
+    fn next(&mut self) -> Option<StateIndex> {
+        loop {
+            if self.current != 0 {
+                let bit = 63 - self.current.leading_zeros();
+                self.current &= !(1 << bit);
+                return Some((self.index as StateIndex) * 64 + bit);
+            }
+            if self.index == 0 {
+                return None;
+            }
+            self.index -= 1;
+            self.current = self.words[self.index];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(items: &[StateIndex]) -> StateSet {
+        let mut s = StateSet::default();
+        for &i in items {
+            s.insert(i);
+        }
+        s
+    }
+
+    #[test]
+    fn insert_remove_contains() {
+        let mut s = StateSet::with_capacity(10);
+        assert!(s.is_empty());
+        assert!(s.insert(3));
+        assert!(!s.insert(3));
+        assert!(s.insert(200));
+        assert!(s.contains(3) && s.contains(200));
+        assert!(!s.contains(4) && !s.contains(1000));
+        assert_eq!(s.len(), 2);
+        assert!(s.remove(3));
+        assert!(!s.remove(3));
+        assert!(!s.remove(5000));
+        assert_eq!(s.len(), 1);
+        s.clear();
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn iterates_in_both_orders() {
+        let items = [0, 1, 5, 63, 64, 65, 127, 128, 300];
+        let s = set(&items);
+        assert_eq!(s.iter().collect::<Vec<_>>(), items);
+        let mut rev = items.to_vec();
+        rev.reverse();
+        assert_eq!(s.iter_rev().collect::<Vec<_>>(), rev);
+        assert_eq!(StateSet::default().iter().count(), 0);
+        assert_eq!(StateSet::default().iter_rev().count(), 0);
+        assert_eq!(StateSet::with_capacity(500).iter_rev().count(), 0);
+    }
+
+    #[test]
+    fn range_queries() {
+        let s = set(&[2, 70, 130]);
+        assert_eq!(s.first_in_range(0, 3), Some(2));
+        assert_eq!(s.first_in_range(3, 70), None);
+        assert_eq!(s.first_in_range(3, 71), Some(70));
+        assert_eq!(s.first_in_range(71, 200), Some(130));
+        assert_eq!(s.first_in_range(131, 1000), None);
+        assert_eq!(s.first_in_range(5, 5), None);
+        assert!(s.any_in_range(64, 128));
+        assert!(!s.any_in_range(71, 130));
+        assert!(!s.any_in_range(10_000, 20_000));
+    }
+
+    #[test]
+    fn matches_a_reference_set() {
+        use std::collections::BTreeSet;
+        // A small deterministic pseudo-random walk.
+        let mut x: u32 = 12345;
+        let mut s = StateSet::default();
+        let mut r = BTreeSet::new();
+        for _ in 0..2000 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            let v = (x >> 8) % 260;
+            if (x >> 20) & 3 == 0 {
+                assert_eq!(s.remove(v), r.remove(&v));
+            } else {
+                assert_eq!(s.insert(v), r.insert(v));
+            }
+        }
+        assert_eq!(
+            s.iter().collect::<Vec<_>>(),
+            r.iter().copied().collect::<Vec<_>>()
+        );
+        assert_eq!(
+            s.iter_rev().collect::<Vec<_>>(),
+            r.iter().rev().copied().collect::<Vec<_>>()
+        );
+        for (lo, hi) in [(0, 10), (10, 100), (63, 65), (100, 259), (0, 260)] {
+            assert_eq!(s.first_in_range(lo, hi), r.range(lo..hi).next().copied());
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! The static description of a compiled chart: what the generator emits as `static` tables and
+//! what the interpreter walks at run time.
+//!
+//! Everything that can be decided at build time is decided there: states are numbered in
+//! document order (so the descendants of a state are the contiguous index range after it),
+//! event descriptors are normalized, and the transition domain is precomputed wherever the
+//! targets contain no history state (SCXML 1.0, Appendix D, `getTransitionDomain`).
+
+use super::{Context, ExecError};
+use serde_json::Value;
+
+/// Index of a state in document order. Index 0 is the `<scxml>` root.
+pub type StateIndex = u32;
+/// Index of a transition in document order (initial and history default transitions included).
+pub type TransitionIndex = u32;
+/// Index into [`Tables::conditions`].
+pub type ConditionIndex = u32;
+/// Index into [`Tables::blocks`].
+pub type BlockIndex = u32;
+/// Index into [`Tables::done_data`].
+pub type DoneDataIndex = u32;
+
+/// The `parent` of the root state.
+pub const NO_STATE: StateIndex = StateIndex::MAX;
+
+/// What kind of node a state is (SCXML 1.0, section 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StateKind {
+    /// The `<scxml>` element itself, treated as a compound state.
+    Root,
+    /// A `<state>` without child states.
+    Atomic,
+    /// A `<state>` with child states.
+    Compound,
+    /// A `<parallel>`.
+    Parallel,
+    /// A `<final>`.
+    Final,
+    /// A `<history type="shallow">`.
+    ShallowHistory,
+    /// A `<history type="deep">`.
+    DeepHistory,
+}
+
+impl StateKind {
+    /// `true` for atomic and final states: the ones without child states.
+    pub const fn is_atomic(self) -> bool {
+        matches!(self, StateKind::Atomic | StateKind::Final)
+    }
+    /// `true` for compound states and the root.
+    pub const fn is_compound(self) -> bool {
+        matches!(self, StateKind::Compound | StateKind::Root)
+    }
+    /// `true` for both kinds of history pseudo-state.
+    pub const fn is_history(self) -> bool {
+        matches!(self, StateKind::ShallowHistory | StateKind::DeepHistory)
+    }
+}
+
+/// One state of the chart, as the generator emits it.
+#[derive(Debug)]
+pub struct StateInfo {
+    /// The `id` attribute, or a generated `__state_N` id for a state without one.
+    pub id: &'static str,
+    /// What kind of state this is.
+    pub kind: StateKind,
+    /// The parent state, [`NO_STATE`] for the root.
+    pub parent: StateIndex,
+    /// One past the last descendant: the descendants of state `i` are `i + 1 .. descendants_end`.
+    pub descendants_end: StateIndex,
+    /// Child states (history states included) in document order.
+    pub children: &'static [StateIndex],
+    /// For the root and compound states: the initial transition (from the `initial` attribute,
+    /// the `<initial>` element, or the first child state). For history states: the default
+    /// transition. `None` otherwise.
+    pub initial: Option<TransitionIndex>,
+    /// The `<transition>` children in document order (not the initial or default ones).
+    pub transitions: &'static [TransitionIndex],
+    /// One block per `<onentry>` element, in document order.
+    pub onentry: &'static [BlockIndex],
+    /// One block per `<onexit>` element, in document order.
+    pub onexit: &'static [BlockIndex],
+    /// For final states: the `<donedata>`.
+    pub donedata: Option<DoneDataIndex>,
+    /// The history children of this state.
+    pub history: &'static [StateIndex],
+    /// 1-based line of the element in the chart.
+    pub line: u32,
+}
+
+/// The transition domain of a transition, as far as the generator could decide it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Domain {
+    /// A targetless transition: it exits and enters nothing.
+    Targetless,
+    /// Precomputed at build time.
+    Static(StateIndex),
+    /// Some target is a history state: computed from the history value at run time.
+    Dynamic,
+}
+
+/// One transition, as the generator emits it.
+#[derive(Debug)]
+pub struct TransitionInfo {
+    /// The source state (for an initial transition: the compound state; for a history default
+    /// transition: the history state).
+    pub source: StateIndex,
+    /// Normalized event descriptors (`foo.*` and `foo.` become `foo`; `*` stays). Empty for an
+    /// eventless transition.
+    pub events: &'static [&'static str],
+    /// The `cond` attribute, if any.
+    pub cond: Option<ConditionIndex>,
+    /// Target states in document order of the `target` attribute.
+    pub targets: &'static [StateIndex],
+    /// `type="internal"`.
+    pub internal: bool,
+    /// The executable content, if any.
+    pub content: Option<BlockIndex>,
+    /// The transition domain.
+    pub domain: Domain,
+    /// 1-based line of the element in the chart.
+    pub line: u32,
+}
+
+/// A compiled `cond`.
+pub struct Condition<D> {
+    /// 1-based chart line of the attribute.
+    pub line: u32,
+    /// Evaluates the condition. An `Err` makes the condition false and raises `error.execution`.
+    pub eval: fn(&D, &Context) -> Result<bool, ExecError>,
+}
+
+/// A compiled block of executable content (`<onentry>`, `<onexit>`, a transition's content).
+pub struct Block<D> {
+    /// 1-based chart line of the element holding the block.
+    pub line: u32,
+    /// Runs the block. An `Err` ends the block and raises `error.execution`.
+    pub run: fn(&mut D, &mut Context) -> Result<(), ExecError>,
+}
+
+/// A compiled `<donedata>`.
+pub struct DoneData<D> {
+    /// 1-based chart line of the `<donedata>` element.
+    pub line: u32,
+    /// Evaluates the done data into the `data` of the `done.state.ID` event.
+    pub eval: fn(&D, &Context) -> Result<Value, ExecError>,
+}
+
+/// A `<data>` item of the datamodel.
+pub struct DataItem<D> {
+    /// The `id` attribute.
+    pub id: &'static str,
+    /// 1-based chart line of the `<data>` element.
+    pub line: u32,
+    /// Early binding: evaluates `expr` (or leaves the type's default) into the field.
+    pub init: fn(&mut D, &Context) -> Result<(), ExecError>,
+    /// Sets the field from a JSON value (`set_initial_values`). Fails when the value does not
+    /// deserialize into the field's type.
+    pub set: fn(&mut D, Value) -> Result<(), serde_json::Error>,
+    /// Reads the field as a JSON value.
+    pub get: fn(&D) -> Result<Value, serde_json::Error>,
+}
+
+/// Everything the interpreter needs to know about one compiled chart.
+pub struct Tables<D: 'static> {
+    /// `<scxml name>`, or the chart's file stem when the attribute is absent.
+    pub name: &'static str,
+    /// The chart's file name, for messages.
+    pub file: &'static str,
+    /// All states in document order; index 0 is the root.
+    pub states: &'static [StateInfo],
+    /// All transitions in document order.
+    pub transitions: &'static [TransitionInfo],
+    /// Compiled conditions.
+    pub conditions: &'static [Condition<D>],
+    /// Compiled blocks of executable content.
+    pub blocks: &'static [Block<D>],
+    /// Compiled `<donedata>` elements.
+    pub done_data: &'static [DoneData<D>],
+    /// The `<data>` items in document order.
+    pub data: &'static [DataItem<D>],
+    /// The top-level `<script>` block, run once after the datamodel is initialised.
+    pub script: Option<BlockIndex>,
+}
+
+/// A chart compiled by `sudoku-scxmlc`. The generator implements this for a unit struct named
+/// `<Name>Chart`; [`Machine`](super::Machine) is generic over it.
+pub trait Chart: 'static {
+    /// The generated `State` enum: one variant per state id (history states excluded).
+    type State: Copy + Eq + std::hash::Hash + std::fmt::Debug + 'static;
+    /// The generated datamodel struct (`()` for the null datamodel).
+    type Data: 'static;
+    /// The static tables.
+    fn tables() -> &'static Tables<Self::Data>;
+    /// A fresh datamodel with every field at its type's default.
+    fn new_data() -> Self::Data;
+    /// The enum variant for a state index; `None` for the root and history states.
+    fn state(index: StateIndex) -> Option<Self::State>;
+    /// The state index of an enum variant.
+    fn index(state: Self::State) -> StateIndex;
+}

@@ -1,0 +1,796 @@
+//! Stage 2: [`Document`] → [`Chart`]. Checks everything a chart can get wrong and reports every
+//! problem with its location instead of stopping at the first: namespace and version, allowed
+//! children and attributes, unique ids, resolvable targets, initial and history rules,
+//! event-descriptor syntax, and (for `datamodel="rust"`) the syntax of every piece of Rust code.
+
+mod code;
+mod executable;
+mod rules;
+
+use crate::chart::{Block, Chart, Cond, DataInit, DatamodelKind, State, Transition};
+use crate::diagnostic::{Diagnostic, SourceFile, Span};
+use crate::parse::{Attribute, Document, Element, RUST_NS, SCXML_NS};
+use crate::runtime::{normalize_descriptor, StateKind};
+use code::{is_rust_ident, parse_code, CodeKind};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+
+/// Validates a parsed chart. `base_dir` resolves `src` attributes; without it they are errors.
+///
+/// Returns the chart when there is no error, and every diagnostic (warnings included).
+pub fn validate(
+    doc: &Document,
+    src: &SourceFile,
+    base_dir: Option<&Path>,
+) -> (Option<Chart>, Vec<Diagnostic>) {
+    let mut v = Validator {
+        src,
+        base_dir,
+        diags: Vec::new(),
+        states: Vec::new(),
+        elements: Vec::new(),
+        ids: HashMap::new(),
+        transitions: Vec::new(),
+        datamodel: DatamodelKind::Null,
+        data: Vec::new(),
+        data_ids: HashMap::new(),
+        event_names: Vec::new(),
+        included_files: Vec::new(),
+    };
+    let chart = v.run(&doc.root);
+    let has_error = v
+        .diags
+        .iter()
+        .any(|d| d.severity == crate::diagnostic::Severity::Error);
+    (if has_error { None } else { chart }, v.diags)
+}
+
+pub(crate) struct Validator<'a> {
+    src: &'a SourceFile,
+    base_dir: Option<&'a Path>,
+    diags: Vec<Diagnostic>,
+    states: Vec<State>,
+    elements: Vec<&'a Element>,
+    ids: HashMap<String, usize>,
+    transitions: Vec<Transition>,
+    datamodel: DatamodelKind,
+    data: Vec<crate::chart::Data>,
+    data_ids: HashMap<String, usize>,
+    event_names: Vec<(String, u32, Span)>,
+    included_files: Vec<PathBuf>,
+}
+
+impl<'a> Validator<'a> {
+    fn error(&mut self, span: Span, message: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, message));
+    }
+
+    fn line(&self, span: Span) -> u32 {
+        self.src.line(span.start)
+    }
+
+    fn run(&mut self, root: &'a Element) -> Option<Chart> {
+        if root.name != "scxml" || !root.is_scxml() {
+            self.error(
+                root.span,
+                format!(
+                    "the root element must be `<scxml xmlns=\"{SCXML_NS}\">`, found `<{}>`",
+                    root.name
+                ),
+            );
+            return None;
+        }
+        self.check_element(root);
+        match root.attr("version") {
+            Some(v) if v.value == "1.0" => {}
+            Some(v) => self.error(v.span, format!("unsupported SCXML version `{}`; expected `1.0`", v.value)),
+            None => self.error(root.span, "`<scxml>` needs `version=\"1.0\"`"),
+        }
+        self.datamodel = match root.attr("datamodel").map(|a| (a.value.as_str(), a.span)) {
+            None | Some(("null", _)) => DatamodelKind::Null,
+            Some(("rust", _)) => DatamodelKind::Rust,
+            Some((other, span)) => {
+                self.diags.push(
+                    Diagnostic::error(span, format!("the `{other}` datamodel is not supported"))
+                        .with_help("sudoku-scxmlc implements datamodel=\"null\" and datamodel=\"rust\"; port the chart's expressions to Rust"),
+                );
+                return None;
+            }
+        };
+        if let Some(b) = root.attr("binding") {
+            if b.value != "early" && b.value != "late" {
+                self.error(b.span, format!("`binding` must be `early` or `late`, not `{}`", b.value));
+            } else if b.value == "late" {
+                self.error(b.span, "late data binding is not supported yet; use `binding=\"early\"`");
+            }
+        }
+        let name = root
+            .attr("name")
+            .map(|a| a.value.clone())
+            .unwrap_or_else(|| {
+                self.src
+                    .path()
+                    .file_stem()
+                    .map_or("Chart".into(), |s| s.to_string_lossy().into_owned())
+            });
+
+        // Pass 1: number the states in document order, check ids.
+        self.collect_state(root, None);
+        if self.states.len() == 1 {
+            self.error(root.span, "the chart has no states");
+            return None;
+        }
+        // Datamodel: every <datamodel> anywhere (early binding: all initialised at start).
+        self.collect_data(root);
+        // Pass 2: transitions, initial, history, executable content.
+        for index in 0..self.states.len() {
+            self.resolve_state(index);
+        }
+        let script = self.top_level_script(root);
+        Some(Chart {
+            name,
+            file: self.src.path().display().to_string(),
+            datamodel: self.datamodel,
+            states: std::mem::take(&mut self.states),
+            transitions: std::mem::take(&mut self.transitions),
+            data: std::mem::take(&mut self.data),
+            script,
+            event_names: std::mem::take(&mut self.event_names),
+            included_files: std::mem::take(&mut self.included_files),
+        })
+    }
+
+    /// Checks attributes and children of an element against the rules table, recursively for
+    /// elements that are not states (states are checked when collected).
+    fn check_element(&mut self, e: &Element) {
+        let Some((attrs, children)) = rules::rules(&e.name) else {
+            return;
+        };
+        for a in &e.attrs {
+            match a.namespace.as_deref() {
+                None if !attrs.contains(&a.name.as_str()) => self.error(
+                    a.name_span,
+                    format!("`<{}>` has no attribute `{}`", e.name, a.name),
+                ),
+                Some(RUST_NS) if !(e.name == "data" && a.name == "type") => self.error(
+                    a.name_span,
+                    format!("unknown attribute `rs:{}` on `<{}>`", a.name, e.name),
+                ),
+                Some(ns) if ns.starts_with("unknown-prefix:") => self.error(
+                    a.name_span,
+                    format!("attribute `{}` uses an undeclared namespace prefix", a.name),
+                ),
+                _ => {}
+            }
+        }
+        for child in e.elements() {
+            if !child.is_scxml() {
+                if child.namespace.as_deref().is_some_and(|n| n.starts_with("unknown-prefix:")) {
+                    self.error(child.span, format!("`<{}>` uses an undeclared namespace prefix", child.name));
+                }
+                continue; // elements of other namespaces are ignored (SCXML 1.0, 3.1)
+            }
+            if !children.contains(&child.name.as_str()) {
+                let hint = if rules::rules(&child.name).is_none() {
+                    format!("`<{}>` is not an SCXML element", child.name)
+                } else {
+                    format!("`<{}>` is not allowed inside `<{}>`", child.name, e.name)
+                };
+                self.error(child.span, hint);
+            }
+        }
+        if e.name == "content" && e.attr("expr").is_some() && e.elements().next().is_some() {
+            self.error(e.span, "`<content>` has both `expr` and children");
+        }
+        if !["script", "data", "content", "assign", "log"].contains(&e.name.as_str()) {
+            if let Some(t) = e.text().filter(|t| !t.text.trim().is_empty()) {
+                self.error(t.span, format!("`<{}>` cannot contain text", e.name));
+            }
+        }
+    }
+
+    fn collect_state(&mut self, e: &'a Element, parent: Option<usize>) -> usize {
+        let index = self.states.len();
+        let has_child_states = e
+            .elements()
+            .any(|c| c.is_scxml() && matches!(c.name.as_str(), "state" | "parallel" | "final"));
+        let kind = match e.name.as_str() {
+            "scxml" => StateKind::Root,
+            "parallel" => StateKind::Parallel,
+            "final" => StateKind::Final,
+            "history" => match e.attr("type").map(|a| a.value.as_str()) {
+                None | Some("shallow") => StateKind::ShallowHistory,
+                Some("deep") => StateKind::DeepHistory,
+                Some(other) => {
+                    let span = e.attr("type").map_or(e.span, |a| a.span);
+                    self.error(span, format!("history `type` must be `shallow` or `deep`, not `{other}`"));
+                    StateKind::ShallowHistory
+                }
+            },
+            _ if has_child_states => StateKind::Compound,
+            _ => StateKind::Atomic,
+        };
+        let (id, generated_id) = match e.attr("id") {
+            Some(a) => {
+                if a.value.is_empty() || a.value.chars().any(char::is_whitespace) {
+                    self.error(a.span, format!("state id `{}` must be a non-empty name without spaces", a.value));
+                }
+                if let Some(&first) = self.ids.get(&a.value) {
+                    let line = self.states[first].line;
+                    self.diags.push(
+                        Diagnostic::error(a.span, format!("duplicate state id `{}`", a.value))
+                            .with_help(format!("`{}` is already the id of the state at line {line}", a.value)),
+                    );
+                } else {
+                    self.ids.insert(a.value.clone(), index);
+                }
+                (a.value.clone(), false)
+            }
+            None if kind == StateKind::Root => ("__scxml".to_owned(), true),
+            None => (format!("__state_{index}"), true),
+        };
+        self.states.push(State {
+            id,
+            generated_id,
+            kind,
+            parent,
+            children: Vec::new(),
+            initial: None,
+            transitions: Vec::new(),
+            onentry: Vec::new(),
+            onexit: Vec::new(),
+            donedata: None,
+            line: self.line(e.span),
+            span: e.span,
+            comment: e.comment.clone(),
+        });
+        self.elements.push(e);
+        if kind != StateKind::Root {
+            self.check_element(e);
+        }
+        for child in e.elements().filter(|c| c.is_scxml()) {
+            match child.name.as_str() {
+                "state" | "parallel" | "final" | "history" => {
+                    let c = self.collect_state(child, Some(index));
+                    self.states[index].children.push(c);
+                }
+                _ => {}
+            }
+        }
+        index
+    }
+
+    fn collect_data(&mut self, e: &'a Element) {
+        for child in e.elements().filter(|c| c.is_scxml()) {
+            match child.name.as_str() {
+                "datamodel" => {
+                    self.check_element(child);
+                    for d in child.elements().filter(|c| c.is_scxml() && c.name == "data") {
+                        self.check_element(d);
+                        self.data_item(d);
+                    }
+                }
+                "state" | "parallel" | "final" => self.collect_data(child),
+                _ => {}
+            }
+        }
+    }
+
+    fn data_item(&mut self, d: &Element) {
+        let line = self.line(d.span);
+        let Some(id) = d.attr("id") else {
+            self.error(d.span, "`<data>` needs an `id`");
+            return;
+        };
+        if self.datamodel == DatamodelKind::Null {
+            self.diags.push(
+                Diagnostic::error(d.span, "the null datamodel has no data")
+                    .with_help("use datamodel=\"rust\" to declare `<data>`"),
+            );
+            return;
+        }
+        if !is_rust_ident(&id.value) || id.value.starts_with("__") || is_system_variable(&id.value) || id.value == "In" {
+            self.diags.push(
+                Diagnostic::error(id.span, format!("data id `{}` is not usable as a Rust name", id.value))
+                    .with_help("with datamodel=\"rust\", a `<data id>` is a Rust identifier (not a keyword, not starting with `__`, not `_event`, `_name`, `_sessionid`, `_ioprocessors` or `In`)"),
+            );
+            return;
+        }
+        if let Some(&first) = self.data_ids.get(&id.value) {
+            let l = self.data[first].line;
+            self.error(id.span, format!("duplicate data id `{}` (first declared at line {l})", id.value));
+            return;
+        }
+        let (ty, ty_text) = match d.attr_ns(RUST_NS, "type") {
+            Some(t) => match parse_code(self.src, &t.value, t.span, CodeKind::Type) {
+                Ok(code) => (Some(code.tokens), Some(t.value.clone())),
+                Err(diag) => {
+                    self.diags.push(diag);
+                    return;
+                }
+            },
+            None => (None, None),
+        };
+        let text = d.text().filter(|t| !t.text.trim().is_empty());
+        let sources = [d.attr("expr").is_some(), d.attr("src").is_some(), text.is_some()];
+        if sources.iter().filter(|&&b| b).count() > 1 {
+            self.error(d.span, format!("`<data id=\"{}\">` has more than one of `expr`, `src` and content", id.value));
+        }
+        let init = if let Some(expr) = d.attr("expr") {
+            match parse_code(self.src, &expr.value, expr.span, CodeKind::Expr) {
+                Ok(code) => DataInit::Expr(code),
+                Err(diag) => {
+                    self.diags.push(diag);
+                    DataInit::Default
+                }
+            }
+        } else if let Some(src) = d.attr("src") {
+            match self.read_included(src) {
+                Some(text) => self.json_init(&text, src.span),
+                None => DataInit::Default,
+            }
+        } else if let Some(t) = text {
+            self.json_init(&t.text, t.span)
+        } else {
+            DataInit::Default
+        };
+        self.data_ids.insert(id.value.clone(), self.data.len());
+        self.data.push(crate::chart::Data {
+            id: id.value.clone(),
+            ty,
+            ty_text,
+            init,
+            line,
+        });
+    }
+
+    fn json_init(&mut self, text: &str, span: Span) -> DataInit {
+        if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
+            self.error(span, format!("data content is not valid JSON: {e}"));
+        }
+        DataInit::Json(text.trim().to_owned())
+    }
+
+    /// Reads a file named by a `src` attribute, relative to the chart.
+    fn read_included(&mut self, src: &Attribute) -> Option<String> {
+        let Some(base) = self.base_dir else {
+            self.error(src.span, "`src` needs the chart's folder; compile the chart from a file");
+            return None;
+        };
+        let path = base.join(&src.value);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                self.included_files.push(path);
+                Some(text)
+            }
+            Err(e) => {
+                self.error(src.span, format!("cannot read `{}`: {e}", path.display()));
+                None
+            }
+        }
+    }
+
+    fn resolve_targets(&mut self, attr: &Attribute) -> Option<Vec<usize>> {
+        let mut targets = Vec::new();
+        let mut ok = true;
+        let mut offset = 0;
+        for token in attr.value.split_ascii_whitespace() {
+            let at = attr.value[offset..].find(token).map_or(0, |i| i + offset);
+            offset = at + token.len();
+            match self.ids.get(token) {
+                Some(&t) => targets.push(t),
+                None => {
+                    ok = false;
+                    let span = attr.span.sub(at..at + token.len());
+                    let mut d = Diagnostic::error(span, format!("`{token}` is not a state id"));
+                    if let Some(best) = self.closest_id(token) {
+                        d = d.with_help(format!("did you mean `{best}`?"));
+                    }
+                    self.diags.push(d);
+                }
+            }
+        }
+        if ok && targets.is_empty() {
+            self.error(attr.span, "empty target list");
+            return None;
+        }
+        ok.then_some(targets)
+    }
+
+    fn closest_id(&self, token: &str) -> Option<String> {
+        self.ids
+            .keys()
+            .map(|id| (edit_distance(id, token), id))
+            .filter(|(d, id)| *d <= 2.max(id.len() / 3))
+            .min()
+            .map(|(_, id)| id.clone())
+    }
+
+    fn is_descendant(&self, s: usize, ancestor: usize) -> bool {
+        let mut p = self.states[s].parent;
+        while let Some(x) = p {
+            if x == ancestor {
+                return true;
+            }
+            p = self.states[x].parent;
+        }
+        false
+    }
+
+    fn resolve_state(&mut self, index: usize) {
+        let e = self.elements[index];
+        let kind = self.states[index].kind;
+        let id = self.states[index].id.clone();
+        for child in e.elements().filter(|c| c.is_scxml()) {
+            match child.name.as_str() {
+                "transition" if !kind.is_history() => {
+                    if kind == StateKind::Final {
+                        self.error(child.span, "a `<final>` state cannot have transitions");
+                        continue;
+                    }
+                    if let Some(t) = self.transition(child, index) {
+                        self.states[index].transitions.push(t);
+                    }
+                }
+                "onentry" => {
+                    let block = self.block(child, format!("<onentry> of `{id}`"));
+                    self.states[index].onentry.push(block);
+                }
+                "onexit" => {
+                    let block = self.block(child, format!("<onexit> of `{id}`"));
+                    self.states[index].onexit.push(block);
+                }
+                "donedata" => {
+                    self.check_element(child);
+                    let dd = self.donedata(child);
+                    self.states[index].donedata = Some(dd);
+                }
+                "invoke" => self.diags.push(
+                    Diagnostic::error(child.span, "`<invoke>` is not supported yet")
+                        .with_help("compile the child chart separately and drive it from Rust"),
+                ),
+                _ => {}
+            }
+        }
+        match kind {
+            StateKind::Root | StateKind::Compound => self.initial(index, e),
+            StateKind::ShallowHistory | StateKind::DeepHistory => self.history_default(index, e),
+            StateKind::Parallel | StateKind::Atomic | StateKind::Final => {}
+        }
+        if kind == StateKind::Atomic {
+            if let Some(a) = e.attr("initial") {
+                self.error(a.name_span, format!("state `{id}` has no child states, so it cannot have `initial`"));
+            }
+            if let Some(i) = e.elements().find(|c| c.is_scxml() && c.name == "initial") {
+                self.error(i.span, format!("state `{id}` has no child states, so it cannot have `<initial>`"));
+            }
+        }
+    }
+
+    fn initial(&mut self, index: usize, e: &'a Element) {
+        let initial_elem = e.elements().find(|c| c.is_scxml() && c.name == "initial");
+        let attr = e.attr("initial");
+        let id = self.states[index].id.clone();
+        let (targets, content, line) = match (attr, initial_elem) {
+            (Some(a), Some(i)) => {
+                self.error(i.span, format!("state `{id}` has both an `initial` attribute and an `<initial>` element"));
+                let _ = a;
+                return;
+            }
+            (Some(a), None) => {
+                let Some(targets) = self.resolve_targets(a) else { return };
+                for &t in &targets {
+                    if !self.is_descendant(t, index) {
+                        let msg = format!("initial state `{}` is not a descendant of `{id}`", self.states[t].id);
+                        self.error(a.span, msg);
+                        return;
+                    }
+                }
+                (targets, None, self.line(a.span))
+            }
+            (None, Some(i)) => {
+                self.check_element(i);
+                let mut ts = i.elements().filter(|c| c.is_scxml() && c.name == "transition");
+                let Some(t) = ts.next() else {
+                    self.error(i.span, "`<initial>` needs one `<transition>`");
+                    return;
+                };
+                if let Some(extra) = ts.next() {
+                    self.error(extra.span, "`<initial>` has exactly one `<transition>`");
+                }
+                self.check_element(t);
+                for forbidden in ["event", "cond"] {
+                    if let Some(a) = t.attr(forbidden) {
+                        self.error(a.name_span, format!("the transition of `<initial>` cannot have `{forbidden}`"));
+                    }
+                }
+                let Some(ta) = t.attr("target") else {
+                    self.error(t.span, "the transition of `<initial>` needs a `target`");
+                    return;
+                };
+                let Some(targets) = self.resolve_targets(ta) else { return };
+                for &target in &targets {
+                    if !self.is_descendant(target, index) {
+                        let msg = format!("initial state `{}` is not a descendant of `{id}`", self.states[target].id);
+                        self.error(ta.span, msg);
+                        return;
+                    }
+                }
+                let content = self.block(t, format!("<initial> transition of `{id}`"));
+                (targets, Some(content), self.line(t.span))
+            }
+            (None, None) => {
+                let first = self.states[index]
+                    .children
+                    .iter()
+                    .copied()
+                    .find(|&c| !self.states[c].kind.is_history());
+                let Some(first) = first else { return };
+                (vec![first], None, self.states[index].line)
+            }
+        };
+        let t = self.transitions.len();
+        self.transitions.push(Transition {
+            source: index,
+            events: Vec::new(),
+            event_text: None,
+            cond: None,
+            targets,
+            internal: true,
+            content: content.filter(|b| !b.body.is_empty()),
+            line,
+        });
+        self.states[index].initial = Some(t);
+    }
+
+    fn history_default(&mut self, index: usize, e: &'a Element) {
+        let id = self.states[index].id.clone();
+        let parent = self.states[index].parent.expect("history has a parent");
+        if self.states[parent].kind == StateKind::Root {
+            self.error(e.span, "`<history>` cannot be a child of `<scxml>`");
+            return;
+        }
+        let mut ts = e.elements().filter(|c| c.is_scxml() && c.name == "transition");
+        let Some(t) = ts.next() else {
+            self.error(e.span, format!("history state `{id}` needs a default `<transition>`"));
+            return;
+        };
+        if let Some(extra) = ts.next() {
+            self.error(extra.span, format!("history state `{id}` has exactly one `<transition>`"));
+        }
+        self.check_element(t);
+        for forbidden in ["event", "cond"] {
+            if let Some(a) = t.attr(forbidden) {
+                self.error(a.name_span, format!("the default transition of history `{id}` cannot have `{forbidden}`"));
+            }
+        }
+        let Some(ta) = t.attr("target") else {
+            self.error(t.span, format!("the default transition of history `{id}` needs a `target`"));
+            return;
+        };
+        let Some(targets) = self.resolve_targets(ta) else { return };
+        let deep = self.states[index].kind == StateKind::DeepHistory;
+        for &target in &targets {
+            let ok = if deep {
+                self.is_descendant(target, parent)
+            } else {
+                self.states[target].parent == Some(parent)
+            };
+            if !ok || self.states[target].kind.is_history() {
+                let msg = format!(
+                    "the default of {} history `{id}` must be a {} of `{}`, not `{}`",
+                    if deep { "deep" } else { "shallow" },
+                    if deep { "descendant" } else { "child" },
+                    self.states[parent].id,
+                    self.states[target].id
+                );
+                self.error(ta.span, msg);
+                return;
+            }
+        }
+        let content = self.block(t, format!("default transition of history `{id}`"));
+        let tr = self.transitions.len();
+        self.transitions.push(Transition {
+            source: index,
+            events: Vec::new(),
+            event_text: None,
+            cond: None,
+            targets,
+            internal: false,
+            content: Some(content).filter(|b| !b.body.is_empty()),
+            line: self.line(t.span),
+        });
+        self.states[index].initial = Some(tr);
+    }
+
+    fn transition(&mut self, t: &'a Element, source: usize) -> Option<usize> {
+        self.check_element(t);
+        let line = self.line(t.span);
+        let mut events = Vec::new();
+        let event_text = t.attr("event").map(|a| a.value.clone());
+        if let Some(a) = t.attr("event") {
+            if a.value.trim().is_empty() {
+                self.error(a.span, "empty `event` attribute; omit it for an eventless transition");
+            }
+            for token in a.value.split_ascii_whitespace() {
+                let at = a.value.find(token).unwrap_or(0);
+                if !is_event_descriptor(token) {
+                    self.diags.push(
+                        Diagnostic::error(a.span.sub(at..at + token.len()), format!("`{token}` is not a valid event descriptor"))
+                            .with_help("an event descriptor is `*` or dot-separated names, optionally ending in `.*`, e.g. `error.*`"),
+                    );
+                    continue;
+                }
+                let normalized = normalize_descriptor(token).to_owned();
+                if normalized != "*" {
+                    self.note_event(&normalized, a.span.sub(at..at + token.len()));
+                }
+                events.push(normalized);
+            }
+        }
+        let cond = t.attr("cond").and_then(|c| self.cond(c));
+        let targets = match t.attr("target") {
+            Some(a) => self.resolve_targets(a)?,
+            None => Vec::new(),
+        };
+        let internal = match t.attr("type").map(|a| (a.value.as_str(), a.span)) {
+            None | Some(("external", _)) => false,
+            Some(("internal", _)) => true,
+            Some((other, span)) => {
+                self.error(span, format!("transition `type` must be `internal` or `external`, not `{other}`"));
+                false
+            }
+        };
+        let id = self.states[source].id.clone();
+        let content = self.block(t, format!("<transition> of `{id}`"));
+        let index = self.transitions.len();
+        self.transitions.push(Transition {
+            source,
+            events,
+            event_text,
+            cond,
+            targets,
+            internal,
+            content: Some(content).filter(|b| !b.body.is_empty()),
+            line,
+        });
+        Some(index)
+    }
+
+    fn note_event(&mut self, name: &str, span: Span) {
+        if !self.event_names.iter().any(|(n, _, _)| n == name) {
+            let line = self.line(span);
+            self.event_names.push((name.to_owned(), line, span));
+        }
+    }
+
+    pub(crate) fn cond(&mut self, attr: &Attribute) -> Option<Cond> {
+        match self.datamodel {
+            DatamodelKind::Null => match parse_in_predicate(&attr.value) {
+                Some(id) => match self.ids.get(id) {
+                    Some(&s) => Some(Cond::In(s)),
+                    None => {
+                        self.error(attr.span, format!("`In({id})`: `{id}` is not a state id"));
+                        None
+                    }
+                },
+                None => {
+                    self.diags.push(
+                        Diagnostic::error(attr.span, format!("the null datamodel only has `In(state)` conditions, not `{}`", attr.value))
+                            .with_help("use datamodel=\"rust\" for other conditions"),
+                    );
+                    None
+                }
+            },
+            DatamodelKind::Rust => match parse_code(self.src, &attr.value, attr.span, CodeKind::Expr) {
+                Ok(code) => Some(Cond::Rust(code)),
+                Err(d) => {
+                    self.diags.push(d);
+                    None
+                }
+            },
+        }
+    }
+
+    fn top_level_script(&mut self, root: &'a Element) -> Option<Block> {
+        let scripts: Vec<&Element> = root
+            .elements()
+            .filter(|c| c.is_scxml() && c.name == "script")
+            .collect();
+        let first = scripts.first()?;
+        let mut body = Vec::new();
+        for s in &scripts {
+            self.check_element(s);
+            if let Some(exec) = self.script(s) {
+                body.push(exec);
+            }
+        }
+        Some(Block {
+            line: self.line(first.span),
+            owner: "top-level <script>".to_owned(),
+            body,
+        })
+    }
+}
+
+/// `In(id)`, `In('id')` or `In("id")` → `id`.
+fn parse_in_predicate(s: &str) -> Option<&str> {
+    let inner = s.trim().strip_prefix("In")?.trim_start().strip_prefix('(')?.strip_suffix(')')?.trim();
+    let id = inner
+        .strip_prefix('\'')
+        .and_then(|s| s.strip_suffix('\''))
+        .or_else(|| inner.strip_prefix('"').and_then(|s| s.strip_suffix('"')))
+        .unwrap_or(inner);
+    (!id.is_empty() && !id.chars().any(char::is_whitespace)).then_some(id)
+}
+
+/// Whether a token is a valid event descriptor (SCXML 1.0, 3.12.1): `*`, or dot-separated
+/// non-empty names without `*`, optionally ending in `.*` or `.`.
+pub fn is_event_descriptor(token: &str) -> bool {
+    if token == "*" {
+        return true;
+    }
+    let body = token
+        .strip_suffix(".*")
+        .or_else(|| token.strip_suffix('.'))
+        .unwrap_or(token);
+    is_event_name(body)
+}
+
+/// Whether a string is a valid event name: dot-separated non-empty names without `*` or spaces.
+pub fn is_event_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .split('.')
+            .all(|part| !part.is_empty() && !part.chars().any(|c| c == '*' || c.is_whitespace()))
+}
+
+/// System variables of SCXML 1.0, section 5.10.
+pub fn is_system_variable(name: &str) -> bool {
+    matches!(name, "_event" | "_name" | "_sessionid" | "_ioprocessors")
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_descriptor_syntax() {
+        for ok in ["*", "a", "a.b", "a.*", "a.", "error.execution", "reply.2xx"] {
+            assert!(is_event_descriptor(ok), "{ok}");
+        }
+        for bad in ["a..b", ".a", "a*", "*.a", "a.**", ""] {
+            assert!(!is_event_descriptor(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn in_predicate_forms() {
+        assert_eq!(parse_in_predicate("In(s1)"), Some("s1"));
+        assert_eq!(parse_in_predicate(" In( 's1' ) "), Some("s1"));
+        assert_eq!(parse_in_predicate("In(\"a.b\")"), Some("a.b"));
+        assert_eq!(parse_in_predicate("x > 1"), None);
+    }
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("solved", "solvd"), 1);
+        assert_eq!(edit_distance("a", "abc"), 2);
+    }
+}

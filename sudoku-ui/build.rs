@@ -1,0 +1,9 @@
+//! Compiles `ui/app.slint`, and the files it imports, into Rust (see `slint::include_modules!`).
+
+fn main() {
+    // Debug info records element names in the generated code; the headless tests need it to
+    // find widgets through `ElementHandle`. It costs a few string tables, so it is always on
+    // rather than keyed to an environment variable that would make tests and builds differ.
+    let config = slint_build::CompilerConfiguration::new().with_debug_info(true);
+    slint_build::compile_with_config("ui/app.slint", config).expect("ui/app.slint should compile");
+}

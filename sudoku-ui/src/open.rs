@@ -1,0 +1,101 @@
+//! Reading a player's own puzzle file: Qt's `.data` format or one line of 81 digits.
+//!
+//! Parsing is [`sudoku_machine::puzzle::parse`]'s job; this module only adds the file system
+//! around it and an error that names the file.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use sudoku_machine::puzzle::{parse, Puzzle, PuzzleError};
+
+/// Why a puzzle file could not be opened. Its `Display` text is what the window shows.
+#[derive(Debug)]
+pub enum OpenError {
+    /// No path was given.
+    NoPath,
+    /// The file could not be read.
+    Read {
+        /// The file as given.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// The file was read but holds no valid puzzle (malformed, or clashing givens).
+    Puzzle {
+        /// The file as given.
+        path: PathBuf,
+        /// The parser's message, which names the line.
+        source: PuzzleError,
+    },
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::NoPath => f.write_str("enter the path of a puzzle file"),
+            OpenError::Read { path, source } => {
+                write!(f, "cannot read {}: {source}", path.display())
+            }
+            OpenError::Puzzle { path, source } => write!(f, "{}: {source}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OpenError::NoPath => None,
+            OpenError::Read { source, .. } => Some(source),
+            OpenError::Puzzle { source, .. } => Some(source),
+        }
+    }
+}
+
+/// Reads and parses the puzzle file at `path`; the puzzle is named after the file's stem.
+///
+/// Surrounding whitespace is trimmed and a leading `~/` stands for `$HOME`, since the path
+/// usually comes from a text field.
+///
+/// ```no_run
+/// let puzzle = sudoku_ui::read_puzzle_file("~/puzzles/hard.data")?;
+/// assert_eq!(puzzle.name, "hard");
+/// # Ok::<(), sudoku_ui::OpenError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`OpenError::NoPath`] for an empty path, [`OpenError::Read`] when the file cannot be read,
+/// [`OpenError::Puzzle`] when its contents are not a valid puzzle.
+pub fn read_puzzle_file(path: impl AsRef<Path>) -> Result<Puzzle, OpenError> {
+    let path = expand_home(path.as_ref());
+    if path.as_os_str().is_empty() {
+        return Err(OpenError::NoPath);
+    }
+    let text = std::fs::read_to_string(&path).map_err(|source| OpenError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let givens = parse(&text).map_err(|source| OpenError::Puzzle {
+        path: path.clone(),
+        source,
+    })?;
+    let name = path
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    Ok(Puzzle { name, givens })
+}
+
+/// Trims the path and replaces a leading `~/` by the home directory, where one is known.
+fn expand_home(path: &Path) -> PathBuf {
+    let Some(text) = path.to_str() else {
+        return path.to_path_buf();
+    };
+    let text = text.trim();
+    if let Some(rest) = text.strip_prefix("~/") {
+        if let Some(home) = std::env::var_os("HOME") {
+            return Path::new(&home).join(rest);
+        }
+    }
+    PathBuf::from(text)
+}
