@@ -33,7 +33,10 @@ const REQUIRED_GROUPS: &[&str] = &[
 /// What the test does with a chart.
 enum Kind {
     /// Compiled into `$OUT_DIR/scion/<module>.rs`.
-    Compiled { module: String, datamodel: rewrite::Datamodel },
+    Compiled {
+        module: String,
+        datamodel: rewrite::Datamodel,
+    },
     /// The chart could not be used: the located message.
     Broken(String),
     /// The chart needs ECMAScript (a later issue ports it).
@@ -193,7 +196,9 @@ fn emit_table(dir: &Path, found: bool, cases: &[Case]) -> String {
                 "crate::Runner::Broken({:?})",
                 format!("no trace: {}.json is missing", case.name)
             ),
-            (Kind::Compiled { module, .. }, Some(_)) => format!("crate::Runner::Chart(run_{module})"),
+            (Kind::Compiled { module, .. }, Some(_)) => {
+                format!("crate::Runner::Chart(run_{module})")
+            }
             (Kind::Broken(msg), Some(_)) => format!("crate::Runner::Broken({msg:?})"),
             (Kind::Skip(msg), Some(_)) => format!("crate::Runner::Skip({msg:?})"),
         };

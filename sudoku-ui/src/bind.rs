@@ -247,7 +247,7 @@ struct Chooser {
 
 impl Chooser {
     fn new(puzzles: Vec<Puzzle>) -> Self {
-        let names = puzzles
+        let names: Vec<SharedString> = puzzles
             .iter()
             .map(|p| SharedString::from(&p.name))
             .collect();

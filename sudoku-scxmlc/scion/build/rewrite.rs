@@ -149,7 +149,10 @@ pub fn find_ecmascript(text: &str) -> Option<String> {
 /// Sets the root's `datamodel` attribute to `value` (inserting it when absent) and inserts
 /// `extra` (e.g. ` xmlns:rs="..."`) right after `<scxml`, without adding lines.
 pub fn set_datamodel(text: &str, value: &str, extra: &str) -> String {
-    let Some(root) = tags(text).into_iter().find(|t| local_name(t.name) == "scxml") else {
+    let Some(root) = tags(text)
+        .into_iter()
+        .find(|t| local_name(t.name) == "scxml")
+    else {
         return text.to_owned();
     };
     let mut edits = Vec::new();
@@ -457,7 +460,9 @@ mod tests {
         let err = port_to_rust(COUNTER, &TABLE[..1]).unwrap_err();
         assert_eq!(err, "line 8: cond=\"x === 1\" is not in the port table");
         let script = "<scxml>\n<script>x = 1</script></scxml>";
-        assert!(port_to_rust(script, TABLE).unwrap_err().contains("<script>"));
+        assert!(port_to_rust(script, TABLE)
+            .unwrap_err()
+            .contains("<script>"));
     }
 
     #[test]

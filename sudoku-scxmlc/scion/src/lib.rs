@@ -127,6 +127,17 @@ fn compare<C: Chart>(
         return Ok(());
     }
     let mut msg = format!("{what}: expected {expected:?}, got {got:?}");
+    let data: Vec<String> = C::tables()
+        .data
+        .iter()
+        .map(|d| match machine.data_value(d.id) {
+            Some(v) => format!("{}={v}", d.id),
+            None => format!("{}=?", d.id),
+        })
+        .collect();
+    if !data.is_empty() {
+        msg.push_str(&format!("; datamodel: {}", data.join(", ")));
+    }
     let errors = errors.borrow();
     if !errors.is_empty() {
         msg.push_str(&format!("; runtime errors: {}", errors.join(" | ")));

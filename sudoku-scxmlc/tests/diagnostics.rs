@@ -1,0 +1,160 @@
+//! Compile-fail tests: a wrong chart gives located errors (`CHART:LINE:COL: message`, the chart
+//! line and a caret), never a panic and never an error inside generated code.
+#![cfg(feature = "compiler")]
+
+use std::path::Path;
+use sudoku_scxmlc::{Config, Error};
+
+fn errors(chart: &str) -> String {
+    match Config::new().generate(Path::new("bad.scxml"), chart) {
+        Ok(_) => panic!("chart compiled, expected an error:\n{chart}"),
+        Err(e @ Error::Chart { .. }) => e.to_string(),
+        Err(e) => panic!("unexpected error kind: {e}"),
+    }
+}
+
+const HEAD: &str = r#"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0""#;
+
+#[test]
+fn unknown_target() {
+    let chart = format!(
+        "{HEAD}>\n  <state id=\"idle\">\n    <transition event=\"go\" target=\"solvd\"/>\n  </state>\n  <state id=\"solved\"/>\n</scxml>\n"
+    );
+    assert_eq!(
+        errors(&chart),
+        "bad.scxml:3:36: error: `solvd` is not a state id\n  |\n3 |     <transition event=\"go\" target=\"solvd\"/>\n  |                                    ^^^^^\n  = help: did you mean `solved`?\ncould not compile `bad.scxml`: 1 error"
+    );
+}
+
+#[test]
+fn duplicate_id() {
+    let chart = format!("{HEAD}>\n  <state id=\"a\"/>\n  <final id=\"a\"/>\n</scxml>\n");
+    assert_eq!(
+        errors(&chart),
+        "bad.scxml:3:14: error: duplicate state id `a`\n  |\n3 |   <final id=\"a\"/>\n  |              ^\n  = help: `a` is already the id of the state at line 2\ncould not compile `bad.scxml`: 1 error"
+    );
+}
+
+#[test]
+fn bad_event_names() {
+    let chart = format!(
+        "{HEAD}>\n  <state id=\"a\">\n    <transition event=\"ok a..b\"/>\n    <onentry><raise event=\"x.*\"/></onentry>\n  </state>\n</scxml>\n"
+    );
+    let out = errors(&chart);
+    assert!(
+        out.starts_with("bad.scxml:3:27: error: `a..b` is not a valid event descriptor\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("bad.scxml:4:28: error: `x.*` is not a valid event name\n"),
+        "{out}"
+    );
+    assert!(out.ends_with("could not compile `bad.scxml`: 2 errors"), "{out}");
+}
+
+#[test]
+fn rust_syntax_error_in_cond() {
+    let chart = format!(
+        "{HEAD} datamodel=\"rust\">\n  <state id=\"a\">\n    <transition cond=\"x == == 1\" target=\"a\"/>\n  </state>\n</scxml>\n"
+    );
+    let out = errors(&chart);
+    assert!(
+        out.starts_with("bad.scxml:3:28: error: invalid Rust expression: "),
+        "{out}"
+    );
+    assert!(out.contains("3 |     <transition cond=\"x == == 1\" target=\"a\"/>\n"), "{out}");
+}
+
+#[test]
+fn every_problem_is_reported_in_one_run() {
+    let chart = format!(
+        "{HEAD} datamodel=\"rust\">\n  <state id=\"a\" initial=\"zz\">\n    <state id=\"b\"/>\n    <transition target=\"nowhere\"/>\n    <bogus/>\n  </state>\n  <parallel id=\"b\"/>\n</scxml>\n"
+    );
+    let out = errors(&chart);
+    for needle in [
+        "bad.scxml:2:26: error: `zz` is not a state id",
+        "bad.scxml:4:25: error: `nowhere` is not a state id",
+        "bad.scxml:5:6: error: `<bogus>` is not an SCXML element",
+        "bad.scxml:7:17: error: duplicate state id `b`",
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in\n{out}");
+    }
+}
+
+#[test]
+fn structural_rules() {
+    let cases: &[(&str, &str)] = &[
+        ("<scxml version=\"1.0\"/>", "the root element must be"),
+        (&format!("{HEAD}/>"), "the chart has no states"),
+        (
+            r#"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="2.0"><state/></scxml>"#,
+            "unsupported SCXML version `2.0`",
+        ),
+        (
+            &format!("{HEAD} datamodel=\"ecmascript\"><state/></scxml>"),
+            "the `ecmascript` datamodel is not supported",
+        ),
+        (
+            &format!("{HEAD}><state id=\"a\" initial=\"b\"/><state id=\"b\"/></scxml>"),
+            "state `a` has no child states, so it cannot have `initial`",
+        ),
+        (
+            &format!("{HEAD}><state id=\"p\" initial=\"q\"><state id=\"x\"/></state><state id=\"q\"/></scxml>"),
+            "initial state `q` is not a descendant of `p`",
+        ),
+        (
+            &format!("{HEAD}><state id=\"p\"><history id=\"h\"/><state id=\"x\"/></state></scxml>"),
+            "history state `h` needs a default `<transition>`",
+        ),
+        (
+            &format!("{HEAD}><final id=\"f\"><transition target=\"f\"/></final></scxml>"),
+            "`<transition>` is not allowed inside `<final>`",
+        ),
+        (
+            &format!("{HEAD}><state id=\"a\" colour=\"red\"/></scxml>"),
+            "`<state>` has no attribute `colour`",
+        ),
+        (
+            &format!("{HEAD}><state id=\"a\"><transition cond=\"x &gt; 1\"/></state></scxml>"),
+            "the null datamodel only has `In(state)` conditions",
+        ),
+        (
+            &format!("{HEAD} datamodel=\"rust\"><state id=\"a\"><onentry><assign location=\"nope\" expr=\"1\"/></onentry></state></scxml>"),
+            "`nope` is not a `<data>` id",
+        ),
+        (
+            &format!("{HEAD} datamodel=\"rust\"><datamodel><data id=\"type\"/></datamodel><state/></scxml>"),
+            "data id `type` is not usable as a Rust name",
+        ),
+        (
+            &format!("{HEAD}><state id=\"a\"><onentry><send event=\"e\" delay=\"soon\"/></onentry></state></scxml>"),
+            "invalid `delay`",
+        ),
+        (
+            &format!("{HEAD}><state id=\"s.1\"/><state id=\"s1\"/></scxml>"),
+            "state ids `s.1` and `s1` both become the Rust name `State::S1`",
+        ),
+        ("<!DOCTYPE scxml [<!ENTITY x \"y\">]><scxml/>", "DOCTYPE declarations are not allowed"),
+        (&format!("{HEAD}><state id=\"a\">"), "is never closed"),
+        (&format!("{HEAD}><state id=\"a\"></stat></scxml>"), "malformed XML"),
+    ];
+    for (chart, needle) in cases {
+        let out = errors(chart);
+        assert!(out.contains(needle), "missing {needle:?} for {chart}\n{out}");
+        assert!(out.starts_with("bad.scxml:"), "not located: {out}");
+    }
+}
+
+#[test]
+fn build_script_error_shows_the_rendering() {
+    let dir = std::env::temp_dir().join(format!("scxmlc-diag-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chart = dir.join("c.scxml");
+    std::fs::write(&chart, format!("{HEAD}><state id=\"a\"><transition target=\"b\"/></state></scxml>")).unwrap();
+    let err = Config::new().out_dir(&dir).compile(&chart).unwrap_err();
+    let debug = format!("{err:?}");
+    assert!(debug.contains("c.scxml:1:"), "{debug}");
+    assert!(debug.contains("`b` is not a state id"), "{debug}");
+    assert!(!dir.join("c.rs").exists(), "nothing written for a broken chart");
+    std::fs::remove_dir_all(&dir).ok();
+}
