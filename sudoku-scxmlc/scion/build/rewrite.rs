@@ -321,7 +321,7 @@ fn tags(text: &str) -> Vec<Tag<'_>> {
 
 /// Applies `(offset, length, replacement)` edits; they must not overlap.
 fn apply(text: &str, mut edits: Vec<(usize, usize, String)>) -> String {
-    edits.sort_by(|a, b| b.0.cmp(&a.0));
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
     let mut out = text.to_owned();
     for (at, len, with) in edits {
         debug_assert!(!with.contains('\n'), "an edit must not add lines");
