@@ -49,7 +49,8 @@ impl Harness {
     }
 
     fn tap(&self, x: i64, y: i64) {
-        self.machine.submit_event(events::TAP, json!({ "x": x, "y": y }));
+        self.machine
+            .submit_event(events::TAP, json!({ "x": x, "y": y }));
     }
 
     fn take(&self) -> Vec<Update> {
@@ -157,7 +158,10 @@ fn solving_tap_raises_solved_before_update() {
     h.tap(0, 0);
     let u = h.take();
     assert_eq!(u.len(), 1);
-    assert!(u[0].solved && !u[0].playing, "the GUI sees idle/solved: {u:?}");
+    assert!(
+        u[0].solved && !u[0].playing,
+        "the GUI sees idle/solved: {u:?}"
+    );
     assert_eq!(u[0].current.0[0][0], 4);
     assert!(sudoku_machine::datamodel::is_solved(&u[0].current));
     assert_eq!(h.states(), [State::Game, State::Idle, State::Solved]);
@@ -207,7 +211,8 @@ fn malformed_setup_data_raises_error_execution_and_keeps_the_grid() {
     let before = h.take()[0].init;
     let errors = Rc::new(RefCell::new(0));
     let count = errors.clone();
-    h.machine.connect_to_error(move |_| *count.borrow_mut() += 1);
+    h.machine
+        .connect_to_error(move |_| *count.borrow_mut() += 1);
     h.machine
         .submit_event(events::SETUP, json!({ "initState": "not a grid" }));
     assert_eq!(*errors.borrow(), 1, "error.execution was reported");

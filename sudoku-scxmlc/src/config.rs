@@ -115,7 +115,9 @@ impl Config {
             }
         }
         let file_name = self.file_name.clone().unwrap_or_else(|| {
-            let stem = path.file_stem().map_or("chart".into(), |s| s.to_string_lossy());
+            let stem = path
+                .file_stem()
+                .map_or("chart".into(), |s| s.to_string_lossy());
             format!("{stem}.rs")
         });
         let out = out_dir.join(file_name);
@@ -138,7 +140,10 @@ impl Config {
         let runtime: syn::Path = syn::parse_str(&self.runtime_path).map_err(|_| {
             fail(vec![Diagnostic::error(
                 Default::default(),
-                format!("`{}` is not a Rust path (Config::runtime_path)", self.runtime_path),
+                format!(
+                    "`{}` is not a Rust path (Config::runtime_path)",
+                    self.runtime_path
+                ),
             )])
         })?;
         let document = parse::parse(text).map_err(fail)?;

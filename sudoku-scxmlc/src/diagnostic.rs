@@ -19,7 +19,7 @@ impl Span {
         Span { start, end }
     }
     /// A sub-span relative to this span's start, clamped to it.
-    pub fn sub(self, range: Range<usize>) -> Span {
+    pub fn slice(self, range: Range<usize>) -> Span {
         let start = (self.start + range.start).min(self.end);
         let end = (self.start + range.end).clamp(start, self.end.max(start));
         Span { start, end }
@@ -154,7 +154,10 @@ impl SourceFile {
             .take(caret_start)
             .map(|c| if c == '\t' { '\t' } else { ' ' })
             .collect();
-        out.push_str(&format!("{pad} |\n{line} | {text}\n{pad} | {indent}{}\n", "^".repeat(width)));
+        out.push_str(&format!(
+            "{pad} |\n{line} | {text}\n{pad} | {indent}{}\n",
+            "^".repeat(width)
+        ));
         if let Some(help) = &d.help {
             out.push_str(&format!("{pad} = help: {help}\n"));
         }

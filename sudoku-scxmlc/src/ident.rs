@@ -45,7 +45,10 @@ fn split_words(s: &str) -> String {
 }
 
 fn finish(name: String, digit_prefix: &str, empty: impl FnOnce() -> String) -> String {
-    let name: String = name.chars().filter(|c| c.is_alphanumeric() || *c == '_').collect();
+    let name: String = name
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
     if name.is_empty() {
         return empty();
     }

@@ -49,7 +49,10 @@ fn bad_event_names() {
         out.contains("bad.scxml:4:28: error: `x.*` is not a valid event name\n"),
         "{out}"
     );
-    assert!(out.ends_with("could not compile `bad.scxml`: 2 errors"), "{out}");
+    assert!(
+        out.ends_with("could not compile `bad.scxml`: 2 errors"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -62,7 +65,10 @@ fn rust_syntax_error_in_cond() {
         out.starts_with("bad.scxml:3:28: error: invalid Rust expression: "),
         "{out}"
     );
-    assert!(out.contains("3 |     <transition cond=\"x == == 1\" target=\"a\"/>\n"), "{out}");
+    assert!(
+        out.contains("3 |     <transition cond=\"x == == 1\" target=\"a\"/>\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -140,7 +146,10 @@ fn structural_rules() {
     ];
     for (chart, needle) in cases {
         let out = errors(chart);
-        assert!(out.contains(needle), "missing {needle:?} for {chart}\n{out}");
+        assert!(
+            out.contains(needle),
+            "missing {needle:?} for {chart}\n{out}"
+        );
         assert!(out.starts_with("bad.scxml:"), "not located: {out}");
     }
 }
@@ -150,11 +159,18 @@ fn build_script_error_shows_the_rendering() {
     let dir = std::env::temp_dir().join(format!("scxmlc-diag-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let chart = dir.join("c.scxml");
-    std::fs::write(&chart, format!("{HEAD}><state id=\"a\"><transition target=\"b\"/></state></scxml>")).unwrap();
+    std::fs::write(
+        &chart,
+        format!("{HEAD}><state id=\"a\"><transition target=\"b\"/></state></scxml>"),
+    )
+    .unwrap();
     let err = Config::new().out_dir(&dir).compile(&chart).unwrap_err();
     let debug = format!("{err:?}");
     assert!(debug.contains("c.scxml:1:"), "{debug}");
     assert!(debug.contains("`b` is not a state id"), "{debug}");
-    assert!(!dir.join("c.rs").exists(), "nothing written for a broken chart");
+    assert!(
+        !dir.join("c.rs").exists(),
+        "nothing written for a broken chart"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -83,7 +83,12 @@ impl Emitter<'_> {
     }
 
     /// A table condition: `fn cond_N(&Data, &Context) -> Result<bool, ExecError>`.
-    pub(super) fn condition_fn(&mut self, index: usize, transition: usize, cond: &Cond) -> TokenStream {
+    pub(super) fn condition_fn(
+        &mut self,
+        index: usize,
+        transition: usize,
+        cond: &Cond,
+    ) -> TokenStream {
         let rt = &self.rt;
         let data = &self.data_ty;
         let name = format_ident!("cond_{index}");
@@ -96,7 +101,10 @@ impl Emitter<'_> {
             Cond::Rust(c) => c.line,
             Cond::In(_) => t.line,
         };
-        let doc = format!(" `cond=\"{}\"` of the transition at {}:{}.", text, self.file, line);
+        let doc = format!(
+            " `cond=\"{}\"` of the transition at {}:{}.",
+            text, self.file, line
+        );
         let body = match cond {
             Cond::In(_) => self.cond_expr(cond),
             Cond::Rust(code) => {
@@ -163,7 +171,9 @@ impl Emitter<'_> {
                 let target = opt(&send.target);
                 let type_ = opt(&send.type_);
                 let id = match &send.id {
-                    Some(id) => quote!(::core::option::Option::Some(::std::string::String::from(#id))),
+                    Some(id) => {
+                        quote!(::core::option::Option::Some(::std::string::String::from(#id)))
+                    }
                     None => quote!(::core::option::Option::None),
                 };
                 let delay = match &send.delay {
@@ -203,8 +213,15 @@ impl Emitter<'_> {
                 let s = self.string(sendid);
                 quote!(#m { let __sendid = #s; __ctx.cancel(&__sendid); })
             }
-            Exec::Assign { location, expr, line } => {
-                let m = self.marker(*line, format!("<assign location=\"{}\">", location.code.text));
+            Exec::Assign {
+                location,
+                expr,
+                line,
+            } => {
+                let m = self.marker(
+                    *line,
+                    format!("<assign location=\"{}\">", location.code.text),
+                );
                 let v = self.value(expr);
                 let assign = self.assign_to(location, quote!(__value));
                 quote!(#m { let __value = #v; #assign })
@@ -214,7 +231,13 @@ impl Emitter<'_> {
                 let chain = self.if_chain(branches);
                 quote!(#m #chain)
             }
-            Exec::Foreach { array, item, index, body, line } => {
+            Exec::Foreach {
+                array,
+                item,
+                index,
+                body,
+                line,
+            } => {
                 let m = self.marker(*line, format!("<foreach array=\"{}\">", array.text));
                 let items = self.value(array);
                 let item_d = &self.plan.chart.data[*item];
@@ -273,7 +296,11 @@ impl Emitter<'_> {
             Some(cond) => {
                 let c = self.cond_expr(cond);
                 let rest = self.if_chain(rest);
-                let otherwise = if rest.is_empty() { quote!() } else { quote!(else { #rest }) };
+                let otherwise = if rest.is_empty() {
+                    quote!()
+                } else {
+                    quote!(else { #rest })
+                };
                 quote! {
                     let __cond: bool = #c;
                     if __cond { #body } #otherwise
@@ -309,7 +336,12 @@ impl Emitter<'_> {
 
     /// The `data` of a `<send>` or `<donedata>`: an object from `namelist` and `<param>`s, or
     /// the `<content>`.
-    fn payload(&self, namelist: &[usize], params: &[Param], content: Option<&Content>) -> TokenStream {
+    fn payload(
+        &self,
+        namelist: &[usize],
+        params: &[Param],
+        content: Option<&Content>,
+    ) -> TokenStream {
         let rt = &self.rt;
         if let Some(content) = content {
             return match content {
@@ -317,7 +349,9 @@ impl Emitter<'_> {
                 Content::Text(text) if serde_json::from_str::<serde_json::Value>(text).is_ok() => {
                     quote!(#rt::serde_json::from_str::<#rt::serde_json::Value>(#text)?)
                 }
-                Content::Text(text) => quote!(#rt::serde_json::Value::String(::std::string::String::from(#text))),
+                Content::Text(text) => {
+                    quote!(#rt::serde_json::Value::String(::std::string::String::from(#text)))
+                }
             };
         }
         if namelist.is_empty() && params.is_empty() {
@@ -342,11 +376,19 @@ impl Emitter<'_> {
     }
 
     /// `fn done_data_N(&Data, &Context) -> Result<Value, ExecError>`.
-    pub(super) fn done_data_fn(&mut self, index: usize, state: usize, dd: &DoneData) -> TokenStream {
+    pub(super) fn done_data_fn(
+        &mut self,
+        index: usize,
+        state: usize,
+        dd: &DoneData,
+    ) -> TokenStream {
         let rt = &self.rt;
         let data = &self.data_ty;
         let name = format_ident!("done_data_{index}");
-        let doc = format!(" `<donedata>` of `{}` at {}:{}.", self.plan.chart.states[state].id, self.file, dd.line);
+        let doc = format!(
+            " `<donedata>` of `{}` at {}:{}.",
+            self.plan.chart.states[state].id, self.file, dd.line
+        );
         let payload = self.payload(&[], &dd.params, dd.content.as_ref());
         quote! {
             #[doc = #doc]
@@ -380,7 +422,10 @@ impl Emitter<'_> {
             }
             DataInit::Json(text) => quote!(__data.#id = #rt::serde_json::from_str(#text)?;),
         };
-        let doc_init = format!(" Early binding of `<data id=\"{}\">` at {}:{}.", d.id, self.file, d.line);
+        let doc_init = format!(
+            " Early binding of `<data id=\"{}\">` at {}:{}.",
+            d.id, self.file, d.line
+        );
         quote! {
             #[doc = #doc_init]
             fn #init(__data: &mut #data_ty, __ctx: &#rt::Context) -> ::core::result::Result<(), #rt::ExecError> {

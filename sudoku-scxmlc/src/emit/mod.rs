@@ -26,7 +26,11 @@ pub(crate) fn num(n: impl TryInto<u128>) -> proc_macro2::Literal {
 pub(crate) fn doc(text: &str) -> TokenStream {
     text.lines()
         .map(|l| {
-            let l = if l.is_empty() { String::new() } else { format!(" {}", l.trim_start()) };
+            let l = if l.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", l.trim_start())
+            };
             quote!(#[doc = #l])
         })
         .collect()
@@ -45,7 +49,9 @@ pub(crate) struct Emitter<'a> {
 pub fn emit(plan: &Plan, runtime: &syn::Path) -> String {
     let file_name = std::path::Path::new(&plan.chart.file)
         .file_name()
-        .map_or(plan.chart.file.clone(), |f| f.to_string_lossy().into_owned());
+        .map_or(plan.chart.file.clone(), |f| {
+            f.to_string_lossy().into_owned()
+        });
     let data_ty = if exec::has_data(plan.chart.datamodel) {
         let ident = format_ident!("{}Data", plan.type_name);
         quote!(#ident)
@@ -113,8 +119,14 @@ impl Emitter<'_> {
                     quote!(#rt::serde_json::Value)
                 }
             };
-            let ty_text = d.ty_text.as_ref().map_or(String::new(), |t| format!(" rs:type=\"{t}\""));
-            let doc = format!(" `<data id=\"{}\"{ty_text}>` at {}:{}.", d.id, self.file, d.line);
+            let ty_text = d
+                .ty_text
+                .as_ref()
+                .map_or(String::new(), |t| format!(" rs:type=\"{t}\""));
+            let doc = format!(
+                " `<data id=\"{}\"{ty_text}>` at {}:{}.",
+                d.id, self.file, d.line
+            );
             quote!(#[doc = #doc] pub #id: #ty,)
         });
         let doc = format!(
@@ -148,9 +160,15 @@ impl Emitter<'_> {
                 None => String::new(),
             };
             if s.generated_id {
-                text.push_str(&format!("A `<{kind}>` without an id at {}:{}.", self.file, s.line));
+                text.push_str(&format!(
+                    "A `<{kind}>` without an id at {}:{}.",
+                    self.file, s.line
+                ));
             } else {
-                text.push_str(&format!("`<{kind} id=\"{}\">` at {}:{}.", s.id, self.file, s.line));
+                text.push_str(&format!(
+                    "`<{kind} id=\"{}\">` at {}:{}.",
+                    s.id, self.file, s.line
+                ));
             }
             let docs = doc(&text);
             let disc = num(i);
@@ -161,7 +179,10 @@ impl Emitter<'_> {
         ids.sort_by(|a, b| a.0.cmp(&b.0));
         let n = num(all.len());
         let sorted_ids = ids.iter().map(|(id, v)| quote!((#id, #v)));
-        let doc = format!(" The states of `{}` in document order (history states excluded).", self.file);
+        let doc = format!(
+            " The states of `{}` in document order (history states excluded).",
+            self.file
+        );
         quote! {
             #[doc = #doc]
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -213,7 +234,10 @@ impl Emitter<'_> {
             self.file,
             quote!(#rt::Machine).to_string().replace(' ', "")
         ));
-        let chart_doc = format!(" The compiled tables of `{}`: the type parameter of [`{}`].", self.file, self.plan.type_name);
+        let chart_doc = format!(
+            " The compiled tables of `{}`: the type parameter of [`{}`].",
+            self.file, self.plan.type_name
+        );
         let new_data = if exec::has_data(self.plan.chart.datamodel) {
             quote!(::core::default::Default::default())
         } else {
@@ -359,11 +383,19 @@ impl Emitter<'_> {
                     None => "eventless `<transition>`".to_owned(),
                 }
             };
-            let target_ids: Vec<&str> = t.targets.iter().map(|&s| plan.chart.states[s].id.as_str()).collect();
+            let target_ids: Vec<&str> = t
+                .targets
+                .iter()
+                .map(|&s| plan.chart.states[s].id.as_str())
+                .collect();
             let doc = format!(
                 " {i}: {what} of `{}`{} at {}:{line}.",
                 src_state.id,
-                if target_ids.is_empty() { String::new() } else { format!(" to `{}`", target_ids.join(" ")) },
+                if target_ids.is_empty() {
+                    String::new()
+                } else {
+                    format!(" to `{}`", target_ids.join(" "))
+                },
                 self.file
             );
             transition_consts.push(quote! {
@@ -414,9 +446,16 @@ impl Emitter<'_> {
             );
             let id = &d.id;
             let line = num(d.line);
-            data_items.push(quote!(#rt::DataItem { id: #id, line: #line, init: #init, set: #set, get: #get }));
+            data_items.push(
+                quote!(#rt::DataItem { id: #id, line: #line, init: #init, set: #set, get: #get }),
+            );
         }
-        let (nc, nb, nd, ndata) = (num(conditions.len()), num(blocks.len()), num(done.len()), num(data_items.len()));
+        let (nc, nb, nd, ndata) = (
+            num(conditions.len()),
+            num(blocks.len()),
+            num(done.len()),
+            num(data_items.len()),
+        );
         let name = &plan.chart.name;
         let file = &self.file;
         let script = opt(plan.script_block);

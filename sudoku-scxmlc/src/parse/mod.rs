@@ -210,8 +210,7 @@ impl<'a> Parser<'a> {
                     self.text(text.to_owned(), Span::new(start + 9, end.saturating_sub(3)))?;
                 }
                 Event::Comment(c) => {
-                    self.pending_comment =
-                        Some(String::from_utf8_lossy(&c).trim().to_owned());
+                    self.pending_comment = Some(String::from_utf8_lossy(&c).trim().to_owned());
                 }
                 Event::DocType(_) => {
                     return Err(Diagnostic::error(
@@ -301,12 +300,7 @@ impl<'a> Parser<'a> {
         match self.stack.last_mut() {
             Some(parent) => parent.children.push(Node::Text(Text { text, span })),
             None if text.trim().is_empty() => {}
-            None => {
-                return Err(Diagnostic::error(
-                    span,
-                    "text outside the root element",
-                ))
-            }
+            None => return Err(Diagnostic::error(span, "text outside the root element")),
         }
         Ok(())
     }
@@ -353,6 +347,8 @@ mod tests {
     #[test]
     fn bounds_nesting_depth() {
         let src = "<a>".repeat(MAX_DEPTH + 2) + &"</a>".repeat(MAX_DEPTH + 2);
-        assert!(parse(&src).unwrap_err()[0].message.contains("nested deeper"));
+        assert!(parse(&src).unwrap_err()[0]
+            .message
+            .contains("nested deeper"));
     }
 }

@@ -74,14 +74,19 @@ pub fn plan(chart: Chart, type_name: Option<&str>) -> Result<Plan, Vec<Diagnosti
                 return Domain::Dynamic;
             }
             let source_compound = chart.states[t.source].kind.is_compound();
-            if t.internal && source_compound && t.targets.iter().all(|&s| is_descendant(s, t.source)) {
+            if t.internal
+                && source_compound
+                && t.targets.iter().all(|&s| is_descendant(s, t.source))
+            {
                 return Domain::Static(t.source as u32);
             }
             // findLCCA([source] + targets): the nearest proper ancestor of the source that is
             // compound (or the root) and contains every target.
             let mut anc = chart.states[t.source].parent;
             while let Some(a) = anc {
-                if chart.states[a].kind.is_compound() && t.targets.iter().all(|&s| is_descendant(s, a)) {
+                if chart.states[a].kind.is_compound()
+                    && t.targets.iter().all(|&s| is_descendant(s, a))
+                {
                     return Domain::Static(a as u32);
                 }
                 anc = chart.states[a].parent;
@@ -101,10 +106,13 @@ pub fn plan(chart: Chart, type_name: Option<&str>) -> Result<Plan, Vec<Diagnosti
         let v = ident::state_variant(&s.id, i, s.generated_id);
         if let Some(&other) = seen.get(&v) {
             diags.push(
-                Diagnostic::error(s.span, format!(
-                    "state ids `{}` and `{}` both become the Rust name `State::{v}`",
-                    chart.states[other].id, s.id
-                ))
+                Diagnostic::error(
+                    s.span,
+                    format!(
+                        "state ids `{}` and `{}` both become the Rust name `State::{v}`",
+                        chart.states[other].id, s.id
+                    ),
+                )
                 .with_help("rename one of them; see the `ident` rules in the crate docs"),
             );
         }
@@ -116,9 +124,12 @@ pub fn plan(chart: Chart, type_name: Option<&str>) -> Result<Plan, Vec<Diagnosti
     for (i, (name, line, span)) in chart.event_names.iter().enumerate() {
         let c = ident::event_const(name, i);
         if let Some(other) = seen_events.get(&c) {
-            diags.push(Diagnostic::error(*span, format!(
+            diags.push(Diagnostic::error(
+                *span,
+                format!(
                 "event names `{other}` and `{name}` both become the Rust constant `events::{c}`"
-            )));
+            ),
+            ));
             continue;
         }
         seen_events.insert(c.clone(), name.clone());

@@ -20,12 +20,12 @@ mod time;
 pub use context::{Context, SendRequest};
 pub use error::{ExecError, InitError, RuntimeError};
 pub use event::{descriptor_matches, normalize_descriptor, Event, EventKind};
+pub use foreach::{foreach_items, ForeachArray};
 pub use machine::{Connection, Machine, WeakMachine};
 pub use tables::{
-    Block, BlockIndex, Chart, Condition, ConditionIndex, DataItem, DoneData, DoneDataIndex,
-    Domain, StateIndex, StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo, NO_STATE,
+    Block, BlockIndex, Chart, Condition, ConditionIndex, DataItem, Domain, DoneData, DoneDataIndex,
+    StateIndex, StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo, NO_STATE,
 };
-pub use foreach::{foreach_items, ForeachArray};
 pub use time::parse_delay;
 
 /// Re-exported so generated code and chart code reach `serde_json` through the runtime.

@@ -59,8 +59,11 @@ pub fn parse_code(
                 CodeKind::Type => "Rust type",
             };
             let at = locate(text, span, e.span().start());
-            Err(Diagnostic::error(at, format!("invalid {what}: {e}"))
-                .with_help("with datamodel=\"rust\", conditions, expressions and scripts are Rust code"))
+            Err(
+                Diagnostic::error(at, format!("invalid {what}: {e}")).with_help(
+                    "with datamodel=\"rust\", conditions, expressions and scripts are Rust code",
+                ),
+            )
         }
     }
 }
@@ -112,15 +115,24 @@ mod tests {
         let start = text.find("x ==").unwrap();
         let span = Span::new(start, start + 9);
         let err = parse_code(&src, "x == == 2", span, CodeKind::Expr).unwrap_err();
-        assert!(err.message.starts_with("invalid Rust expression"), "{}", err.message);
+        assert!(
+            err.message.starts_with("invalid Rust expression"),
+            "{}",
+            err.message
+        );
         assert!(err.span.start >= span.start && err.span.start <= span.end);
     }
 
     #[test]
     fn collects_identifiers() {
         let src = SourceFile::new("c", "");
-        let code = parse_code(&src, "is_ok(grid, _event.data[\"x\"])", Span::default(), CodeKind::Expr)
-            .unwrap();
+        let code = parse_code(
+            &src,
+            "is_ok(grid, _event.data[\"x\"])",
+            Span::default(),
+            CodeKind::Expr,
+        )
+        .unwrap();
         assert_eq!(code.idents, ["_event", "data", "grid", "is_ok"]);
     }
 }

@@ -3,10 +3,10 @@
 
 use super::code::{parse_code, CodeKind};
 use super::{is_event_name, is_system_variable, Validator};
+use crate::chart::DatamodelKind;
 use crate::chart::{
     Block, Code, Content, Delay, DoneData, Exec, Location, LocationRoot, Param, Send, Value,
 };
-use crate::chart::DatamodelKind;
 use crate::diagnostic::{Diagnostic, Span};
 use crate::parse::{Attribute, Element};
 use crate::runtime::parse_delay;
@@ -30,8 +30,14 @@ impl<'a> Validator<'a> {
     fn code_attr(&mut self, a: &Attribute, kind: CodeKind) -> Option<Code> {
         if self.datamodel == DatamodelKind::Null {
             self.diags.push(
-                Diagnostic::error(a.span, format!("the null datamodel has no expressions, so `{}` cannot be used", a.name))
-                    .with_help("use datamodel=\"rust\""),
+                Diagnostic::error(
+                    a.span,
+                    format!(
+                        "the null datamodel has no expressions, so `{}` cannot be used",
+                        a.name
+                    ),
+                )
+                .with_help("use datamodel=\"rust\""),
             );
             return None;
         }
@@ -49,7 +55,10 @@ impl<'a> Validator<'a> {
         match (e.attr(literal), e.attr(expr)) {
             (Some(l), Some(x)) => {
                 let _ = l;
-                self.error(x.name_span, format!("`<{}>` has both `{literal}` and `{expr}`", e.name));
+                self.error(
+                    x.name_span,
+                    format!("`<{}>` has both `{literal}` and `{expr}`", e.name),
+                );
                 None
             }
             (Some(l), None) => Some(Value::Literal(l.value.clone())),
@@ -63,7 +72,13 @@ impl<'a> Validator<'a> {
         let expr: syn::Expr = syn::parse2(code.tokens.clone()).ok()?;
         let (root, bare) = place_root(&expr);
         let Some(root) = root else {
-            self.error(a.span, format!("`{}` is not a location: expected a `<data>` id, a field or an index of one", a.value));
+            self.error(
+                a.span,
+                format!(
+                    "`{}` is not a location: expected a `<data>` id, a field or an index of one",
+                    a.value
+                ),
+            );
             return None;
         };
         let data = if is_system_variable(&root) {
@@ -104,15 +119,22 @@ impl<'a> Validator<'a> {
                     return None;
                 }
                 self.note_event(&a.value, a.span);
-                Some(Exec::Raise { event: a.value.clone(), line })
+                Some(Exec::Raise {
+                    event: a.value.clone(),
+                    line,
+                })
             }
             "send" => self.send(e).map(|s| Exec::Send(Box::new(s))),
             "cancel" => {
                 let sendid = self.value_pair(e, "sendid", "sendidexpr");
-                if sendid.is_none() && e.attr("sendid").is_none() && e.attr("sendidexpr").is_none() {
+                if sendid.is_none() && e.attr("sendid").is_none() && e.attr("sendidexpr").is_none()
+                {
                     self.error(e.span, "`<cancel>` needs `sendid` or `sendidexpr`");
                 }
-                Some(Exec::Cancel { sendid: sendid?, line })
+                Some(Exec::Cancel {
+                    sendid: sendid?,
+                    line,
+                })
             }
             "assign" => {
                 let Some(loc) = e.attr("location") else {
@@ -120,7 +142,10 @@ impl<'a> Validator<'a> {
                     return None;
                 };
                 let location = self.location(loc);
-                let expr = match (e.attr("expr"), e.text().filter(|t| !t.text.trim().is_empty())) {
+                let expr = match (
+                    e.attr("expr"),
+                    e.text().filter(|t| !t.text.trim().is_empty()),
+                ) {
                     (Some(x), None) => self.code_attr(x, CodeKind::Expr),
                     (None, Some(t)) if self.datamodel == DatamodelKind::Rust => {
                         match parse_code(self.src, &t.text, t.span, CodeKind::Expr) {
@@ -140,7 +165,11 @@ impl<'a> Validator<'a> {
                         None
                     }
                 };
-                Some(Exec::Assign { location: location?, expr: expr?, line })
+                Some(Exec::Assign {
+                    location: location?,
+                    expr: expr?,
+                    line,
+                })
             }
             "if" => {
                 let mut branches = Vec::new();
@@ -202,7 +231,13 @@ impl<'a> Validator<'a> {
                     None => None,
                 };
                 let body = self.exec_list(e.elements().filter(|c| c.is_scxml()).collect());
-                Some(Exec::Foreach { array: array?, item: item?, index, body, line })
+                Some(Exec::Foreach {
+                    array: array?,
+                    item: item?,
+                    index,
+                    body,
+                    line,
+                })
             }
             "log" => {
                 let expr = match e.attr("expr") {
@@ -256,7 +291,10 @@ impl<'a> Validator<'a> {
             },
             (None, None) => return None,
         };
-        Some(Exec::Script { code: Code { line, ..code }, line })
+        Some(Exec::Script {
+            code: Code { line, ..code },
+            line,
+        })
     }
 
     fn params(&mut self, e: &Element) -> (Vec<Param>, Option<Content>) {
@@ -282,7 +320,10 @@ impl<'a> Validator<'a> {
                         }
                     };
                     if let Some(expr) = expr {
-                        params.push(Param { name: name.value.clone(), expr });
+                        params.push(Param {
+                            name: name.value.clone(),
+                            expr,
+                        });
                     }
                 }
                 "content" => {
@@ -291,21 +332,32 @@ impl<'a> Validator<'a> {
                     }
                     content = match c.attr("expr") {
                         Some(x) => self.code_attr(x, CodeKind::Expr).map(Content::Expr),
-                        None => Some(Content::Text(c.text().map(|t| t.text.trim().to_owned()).unwrap_or_default())),
+                        None => Some(Content::Text(
+                            c.text()
+                                .map(|t| t.text.trim().to_owned())
+                                .unwrap_or_default(),
+                        )),
                     };
                 }
                 _ => {}
             }
         }
         if content.is_some() && !params.is_empty() {
-            self.error(e.span, format!("`<{}>` cannot have both `<content>` and `<param>`", e.name));
+            self.error(
+                e.span,
+                format!("`<{}>` cannot have both `<content>` and `<param>`", e.name),
+            );
         }
         (params, content)
     }
 
     pub(super) fn donedata(&mut self, e: &Element) -> DoneData {
         let (params, content) = self.params(e);
-        DoneData { line: self.line(e.span), content, params }
+        DoneData {
+            line: self.line(e.span),
+            content,
+            params,
+        }
     }
 
     fn send(&mut self, e: &Element) -> Option<Send> {
@@ -361,13 +413,27 @@ impl<'a> Validator<'a> {
         }
         let (params, content) = self.params(e);
         if content.is_some() && !namelist.is_empty() {
-            self.error(e.span, "`<send>` cannot have both `namelist` and `<content>`");
+            self.error(
+                e.span,
+                "`<send>` cannot have both `namelist` and `<content>`",
+            );
         }
         if event.is_none() && content.is_none() {
             self.error(e.span, "`<send>` needs `event`, `eventexpr` or `<content>`");
             return None;
         }
-        Some(Send { event, target, type_, id, idlocation, delay, namelist, params, content, line })
+        Some(Send {
+            event,
+            target,
+            type_,
+            id,
+            idlocation,
+            delay,
+            namelist,
+            params,
+            content,
+            line,
+        })
     }
 }
 

@@ -15,7 +15,6 @@ use code::{is_rust_ident, parse_code, CodeKind};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-
 /// Validates a parsed chart. `base_dir` resolves `src` attributes; without it they are errors.
 ///
 /// Returns the chart when there is no error, and every diagnostic (warnings included).
@@ -84,7 +83,10 @@ impl<'a> Validator<'a> {
         self.check_element(root);
         match root.attr("version") {
             Some(v) if v.value == "1.0" => {}
-            Some(v) => self.error(v.span, format!("unsupported SCXML version `{}`; expected `1.0`", v.value)),
+            Some(v) => self.error(
+                v.span,
+                format!("unsupported SCXML version `{}`; expected `1.0`", v.value),
+            ),
             None => self.error(root.span, "`<scxml>` needs `version=\"1.0\"`"),
         }
         self.datamodel = match root.attr("datamodel").map(|a| (a.value.as_str(), a.span)) {
@@ -100,9 +102,15 @@ impl<'a> Validator<'a> {
         };
         if let Some(b) = root.attr("binding") {
             if b.value != "early" && b.value != "late" {
-                self.error(b.span, format!("`binding` must be `early` or `late`, not `{}`", b.value));
+                self.error(
+                    b.span,
+                    format!("`binding` must be `early` or `late`, not `{}`", b.value),
+                );
             } else if b.value == "late" {
-                self.error(b.span, "late data binding is not supported yet; use `binding=\"early\"`");
+                self.error(
+                    b.span,
+                    "late data binding is not supported yet; use `binding=\"early\"`",
+                );
             }
         }
         let name = root
@@ -166,8 +174,15 @@ impl<'a> Validator<'a> {
         }
         for child in e.elements() {
             if !child.is_scxml() {
-                if child.namespace.as_deref().is_some_and(|n| n.starts_with("unknown-prefix:")) {
-                    self.error(child.span, format!("`<{}>` uses an undeclared namespace prefix", child.name));
+                if child
+                    .namespace
+                    .as_deref()
+                    .is_some_and(|n| n.starts_with("unknown-prefix:"))
+                {
+                    self.error(
+                        child.span,
+                        format!("`<{}>` uses an undeclared namespace prefix", child.name),
+                    );
                 }
                 continue; // elements of other namespaces are ignored (SCXML 1.0, 3.1)
             }
@@ -204,7 +219,10 @@ impl<'a> Validator<'a> {
                 Some("deep") => StateKind::DeepHistory,
                 Some(other) => {
                     let span = e.attr("type").map_or(e.span, |a| a.span);
-                    self.error(span, format!("history `type` must be `shallow` or `deep`, not `{other}`"));
+                    self.error(
+                        span,
+                        format!("history `type` must be `shallow` or `deep`, not `{other}`"),
+                    );
                     StateKind::ShallowHistory
                 }
             },
@@ -214,13 +232,22 @@ impl<'a> Validator<'a> {
         let (id, generated_id) = match e.attr("id") {
             Some(a) => {
                 if a.value.is_empty() || a.value.chars().any(char::is_whitespace) {
-                    self.error(a.span, format!("state id `{}` must be a non-empty name without spaces", a.value));
+                    self.error(
+                        a.span,
+                        format!(
+                            "state id `{}` must be a non-empty name without spaces",
+                            a.value
+                        ),
+                    );
                 }
                 if let Some(&first) = self.ids.get(&a.value) {
                     let line = self.states[first].line;
                     self.diags.push(
                         Diagnostic::error(a.span, format!("duplicate state id `{}`", a.value))
-                            .with_help(format!("`{}` is already the id of the state at line {line}", a.value)),
+                            .with_help(format!(
+                                "`{}` is already the id of the state at line {line}",
+                                a.value
+                            )),
                     );
                 } else {
                     self.ids.insert(a.value.clone(), index);
@@ -266,7 +293,10 @@ impl<'a> Validator<'a> {
             match child.name.as_str() {
                 "datamodel" => {
                     self.check_element(child);
-                    for d in child.elements().filter(|c| c.is_scxml() && c.name == "data") {
+                    for d in child
+                        .elements()
+                        .filter(|c| c.is_scxml() && c.name == "data")
+                    {
                         self.check_element(d);
                         self.data_item(d);
                     }
@@ -290,7 +320,11 @@ impl<'a> Validator<'a> {
             );
             return;
         }
-        if !is_rust_ident(&id.value) || id.value.starts_with("__") || is_system_variable(&id.value) || id.value == "In" {
+        if !is_rust_ident(&id.value)
+            || id.value.starts_with("__")
+            || is_system_variable(&id.value)
+            || id.value == "In"
+        {
             self.diags.push(
                 Diagnostic::error(id.span, format!("data id `{}` is not usable as a Rust name", id.value))
                     .with_help("with datamodel=\"rust\", a `<data id>` is a Rust identifier (not a keyword, not starting with `__`, not `_event`, `_name`, `_sessionid`, `_ioprocessors` or `In`)"),
@@ -299,7 +333,13 @@ impl<'a> Validator<'a> {
         }
         if let Some(&first) = self.data_ids.get(&id.value) {
             let l = self.data[first].line;
-            self.error(id.span, format!("duplicate data id `{}` (first declared at line {l})", id.value));
+            self.error(
+                id.span,
+                format!(
+                    "duplicate data id `{}` (first declared at line {l})",
+                    id.value
+                ),
+            );
             return;
         }
         let (ty, ty_text) = match d.attr_ns(RUST_NS, "type") {
@@ -313,9 +353,19 @@ impl<'a> Validator<'a> {
             None => (None, None),
         };
         let text = d.text().filter(|t| !t.text.trim().is_empty());
-        let sources = [d.attr("expr").is_some(), d.attr("src").is_some(), text.is_some()];
+        let sources = [
+            d.attr("expr").is_some(),
+            d.attr("src").is_some(),
+            text.is_some(),
+        ];
         if sources.iter().filter(|&&b| b).count() > 1 {
-            self.error(d.span, format!("`<data id=\"{}\">` has more than one of `expr`, `src` and content", id.value));
+            self.error(
+                d.span,
+                format!(
+                    "`<data id=\"{}\">` has more than one of `expr`, `src` and content",
+                    id.value
+                ),
+            );
         }
         let init = if let Some(expr) = d.attr("expr") {
             match parse_code(self.src, &expr.value, expr.span, CodeKind::Expr) {
@@ -355,7 +405,10 @@ impl<'a> Validator<'a> {
     /// Reads a file named by a `src` attribute, relative to the chart.
     fn read_included(&mut self, src: &Attribute) -> Option<String> {
         let Some(base) = self.base_dir else {
-            self.error(src.span, "`src` needs the chart's folder; compile the chart from a file");
+            self.error(
+                src.span,
+                "`src` needs the chart's folder; compile the chart from a file",
+            );
             return None;
         };
         let path = base.join(&src.value);
@@ -382,7 +435,7 @@ impl<'a> Validator<'a> {
                 Some(&t) => targets.push(t),
                 None => {
                     ok = false;
-                    let span = attr.span.sub(at..at + token.len());
+                    let span = attr.span.slice(at..at + token.len());
                     let mut d = Diagnostic::error(span, format!("`{token}` is not a state id"));
                     if let Some(best) = self.closest_id(token) {
                         d = d.with_help(format!("did you mean `{best}`?"));
@@ -460,10 +513,16 @@ impl<'a> Validator<'a> {
         }
         if kind == StateKind::Atomic {
             if let Some(a) = e.attr("initial") {
-                self.error(a.name_span, format!("state `{id}` has no child states, so it cannot have `initial`"));
+                self.error(
+                    a.name_span,
+                    format!("state `{id}` has no child states, so it cannot have `initial`"),
+                );
             }
             if let Some(i) = e.elements().find(|c| c.is_scxml() && c.name == "initial") {
-                self.error(i.span, format!("state `{id}` has no child states, so it cannot have `<initial>`"));
+                self.error(
+                    i.span,
+                    format!("state `{id}` has no child states, so it cannot have `<initial>`"),
+                );
             }
         }
     }
@@ -474,15 +533,25 @@ impl<'a> Validator<'a> {
         let id = self.states[index].id.clone();
         let (targets, content, line) = match (attr, initial_elem) {
             (Some(a), Some(i)) => {
-                self.error(i.span, format!("state `{id}` has both an `initial` attribute and an `<initial>` element"));
+                self.error(
+                    i.span,
+                    format!(
+                        "state `{id}` has both an `initial` attribute and an `<initial>` element"
+                    ),
+                );
                 let _ = a;
                 return;
             }
             (Some(a), None) => {
-                let Some(targets) = self.resolve_targets(a) else { return };
+                let Some(targets) = self.resolve_targets(a) else {
+                    return;
+                };
                 for &t in &targets {
                     if !self.is_descendant(t, index) {
-                        let msg = format!("initial state `{}` is not a descendant of `{id}`", self.states[t].id);
+                        let msg = format!(
+                            "initial state `{}` is not a descendant of `{id}`",
+                            self.states[t].id
+                        );
                         self.error(a.span, msg);
                         return;
                     }
@@ -491,7 +560,9 @@ impl<'a> Validator<'a> {
             }
             (None, Some(i)) => {
                 self.check_element(i);
-                let mut ts = i.elements().filter(|c| c.is_scxml() && c.name == "transition");
+                let mut ts = i
+                    .elements()
+                    .filter(|c| c.is_scxml() && c.name == "transition");
                 let Some(t) = ts.next() else {
                     self.error(i.span, "`<initial>` needs one `<transition>`");
                     return;
@@ -502,17 +573,25 @@ impl<'a> Validator<'a> {
                 self.check_element(t);
                 for forbidden in ["event", "cond"] {
                     if let Some(a) = t.attr(forbidden) {
-                        self.error(a.name_span, format!("the transition of `<initial>` cannot have `{forbidden}`"));
+                        self.error(
+                            a.name_span,
+                            format!("the transition of `<initial>` cannot have `{forbidden}`"),
+                        );
                     }
                 }
                 let Some(ta) = t.attr("target") else {
                     self.error(t.span, "the transition of `<initial>` needs a `target`");
                     return;
                 };
-                let Some(targets) = self.resolve_targets(ta) else { return };
+                let Some(targets) = self.resolve_targets(ta) else {
+                    return;
+                };
                 for &target in &targets {
                     if !self.is_descendant(target, index) {
-                        let msg = format!("initial state `{}` is not a descendant of `{id}`", self.states[target].id);
+                        let msg = format!(
+                            "initial state `{}` is not a descendant of `{id}`",
+                            self.states[target].id
+                        );
                         self.error(ta.span, msg);
                         return;
                     }
@@ -551,25 +630,41 @@ impl<'a> Validator<'a> {
             self.error(e.span, "`<history>` cannot be a child of `<scxml>`");
             return;
         }
-        let mut ts = e.elements().filter(|c| c.is_scxml() && c.name == "transition");
+        let mut ts = e
+            .elements()
+            .filter(|c| c.is_scxml() && c.name == "transition");
         let Some(t) = ts.next() else {
-            self.error(e.span, format!("history state `{id}` needs a default `<transition>`"));
+            self.error(
+                e.span,
+                format!("history state `{id}` needs a default `<transition>`"),
+            );
             return;
         };
         if let Some(extra) = ts.next() {
-            self.error(extra.span, format!("history state `{id}` has exactly one `<transition>`"));
+            self.error(
+                extra.span,
+                format!("history state `{id}` has exactly one `<transition>`"),
+            );
         }
         self.check_element(t);
         for forbidden in ["event", "cond"] {
             if let Some(a) = t.attr(forbidden) {
-                self.error(a.name_span, format!("the default transition of history `{id}` cannot have `{forbidden}`"));
+                self.error(
+                    a.name_span,
+                    format!("the default transition of history `{id}` cannot have `{forbidden}`"),
+                );
             }
         }
         let Some(ta) = t.attr("target") else {
-            self.error(t.span, format!("the default transition of history `{id}` needs a `target`"));
+            self.error(
+                t.span,
+                format!("the default transition of history `{id}` needs a `target`"),
+            );
             return;
         };
-        let Some(targets) = self.resolve_targets(ta) else { return };
+        let Some(targets) = self.resolve_targets(ta) else {
+            return;
+        };
         let deep = self.states[index].kind == StateKind::DeepHistory;
         for &target in &targets {
             let ok = if deep {
@@ -611,20 +706,23 @@ impl<'a> Validator<'a> {
         let event_text = t.attr("event").map(|a| a.value.clone());
         if let Some(a) = t.attr("event") {
             if a.value.trim().is_empty() {
-                self.error(a.span, "empty `event` attribute; omit it for an eventless transition");
+                self.error(
+                    a.span,
+                    "empty `event` attribute; omit it for an eventless transition",
+                );
             }
             for token in a.value.split_ascii_whitespace() {
                 let at = a.value.find(token).unwrap_or(0);
                 if !is_event_descriptor(token) {
                     self.diags.push(
-                        Diagnostic::error(a.span.sub(at..at + token.len()), format!("`{token}` is not a valid event descriptor"))
+                        Diagnostic::error(a.span.slice(at..at + token.len()), format!("`{token}` is not a valid event descriptor"))
                             .with_help("an event descriptor is `*` or dot-separated names, optionally ending in `.*`, e.g. `error.*`"),
                     );
                     continue;
                 }
                 let normalized = normalize_descriptor(token).to_owned();
                 if normalized != "*" {
-                    self.note_event(&normalized, a.span.sub(at..at + token.len()));
+                    self.note_event(&normalized, a.span.slice(at..at + token.len()));
                 }
                 events.push(normalized);
             }
@@ -638,7 +736,10 @@ impl<'a> Validator<'a> {
             None | Some(("external", _)) => false,
             Some(("internal", _)) => true,
             Some((other, span)) => {
-                self.error(span, format!("transition `type` must be `internal` or `external`, not `{other}`"));
+                self.error(
+                    span,
+                    format!("transition `type` must be `internal` or `external`, not `{other}`"),
+                );
                 false
             }
         };
@@ -677,19 +778,27 @@ impl<'a> Validator<'a> {
                 },
                 None => {
                     self.diags.push(
-                        Diagnostic::error(attr.span, format!("the null datamodel only has `In(state)` conditions, not `{}`", attr.value))
-                            .with_help("use datamodel=\"rust\" for other conditions"),
+                        Diagnostic::error(
+                            attr.span,
+                            format!(
+                                "the null datamodel only has `In(state)` conditions, not `{}`",
+                                attr.value
+                            ),
+                        )
+                        .with_help("use datamodel=\"rust\" for other conditions"),
                     );
                     None
                 }
             },
-            DatamodelKind::Rust => match parse_code(self.src, &attr.value, attr.span, CodeKind::Expr) {
-                Ok(code) => Some(Cond::Rust(code)),
-                Err(d) => {
-                    self.diags.push(d);
-                    None
+            DatamodelKind::Rust => {
+                match parse_code(self.src, &attr.value, attr.span, CodeKind::Expr) {
+                    Ok(code) => Some(Cond::Rust(code)),
+                    Err(d) => {
+                        self.diags.push(d);
+                        None
+                    }
                 }
-            },
+            }
         }
     }
 
@@ -716,7 +825,13 @@ impl<'a> Validator<'a> {
 
 /// `In(id)`, `In('id')` or `In("id")` → `id`.
 fn parse_in_predicate(s: &str) -> Option<&str> {
-    let inner = s.trim().strip_prefix("In")?.trim_start().strip_prefix('(')?.strip_suffix(')')?.trim();
+    let inner = s
+        .trim()
+        .strip_prefix("In")?
+        .trim_start()
+        .strip_prefix('(')?
+        .strip_suffix(')')?
+        .trim();
     let id = inner
         .strip_prefix('\'')
         .and_then(|s| s.strip_suffix('\''))

@@ -9,18 +9,42 @@ pub const EXECUTABLE: &[&str] = &[
 /// know.
 pub fn rules(element: &str) -> Option<(&'static [&'static str], &'static [&'static str])> {
     const STATE_CHILDREN: &[&str] = &[
-        "onentry", "onexit", "transition", "initial", "state", "parallel", "final", "history",
-        "datamodel", "invoke",
+        "onentry",
+        "onexit",
+        "transition",
+        "initial",
+        "state",
+        "parallel",
+        "final",
+        "history",
+        "datamodel",
+        "invoke",
     ];
     Some(match element {
         "scxml" => (
-            &["initial", "name", "version", "datamodel", "binding", "exmode"],
+            &[
+                "initial",
+                "name",
+                "version",
+                "datamodel",
+                "binding",
+                "exmode",
+            ],
             &["state", "parallel", "final", "datamodel", "script"],
         ),
         "state" => (&["id", "initial"], STATE_CHILDREN),
         "parallel" => (
             &["id"],
-            &["onentry", "onexit", "transition", "state", "parallel", "history", "datamodel", "invoke"],
+            &[
+                "onentry",
+                "onexit",
+                "transition",
+                "state",
+                "parallel",
+                "history",
+                "datamodel",
+                "invoke",
+            ],
         ),
         "final" => (&["id"], &["onentry", "onexit", "donedata"]),
         "initial" => (&[], &["transition"]),
@@ -34,9 +58,13 @@ pub fn rules(element: &str) -> Option<(&'static [&'static str], &'static [&'stat
         "param" => (&["name", "expr", "location"], &[]),
         "script" => (&["src"], &[]),
         "raise" => (&["event"], &[]),
-        "if" => (&["cond"], &[
-            "raise", "if", "foreach", "log", "assign", "send", "cancel", "script", "elseif", "else",
-        ]),
+        "if" => (
+            &["cond"],
+            &[
+                "raise", "if", "foreach", "log", "assign", "send", "cancel", "script", "elseif",
+                "else",
+            ],
+        ),
         "elseif" => (&["cond"], &[]),
         "else" => (&[], &[]),
         "foreach" => (&["array", "item", "index"], EXECUTABLE),
@@ -44,15 +72,30 @@ pub fn rules(element: &str) -> Option<(&'static [&'static str], &'static [&'stat
         "assign" => (&["location", "expr"], &[]),
         "send" => (
             &[
-                "event", "eventexpr", "target", "targetexpr", "type", "typeexpr", "id",
-                "idlocation", "delay", "delayexpr", "namelist",
+                "event",
+                "eventexpr",
+                "target",
+                "targetexpr",
+                "type",
+                "typeexpr",
+                "id",
+                "idlocation",
+                "delay",
+                "delayexpr",
+                "namelist",
             ],
             &["param", "content"],
         ),
         "cancel" => (&["sendid", "sendidexpr"], &[]),
         "invoke" => (
             &[
-                "type", "typeexpr", "src", "srcexpr", "id", "idlocation", "namelist",
+                "type",
+                "typeexpr",
+                "src",
+                "srcexpr",
+                "id",
+                "idlocation",
+                "namelist",
                 "autoforward",
             ],
             &["param", "finalize", "content"],
