@@ -96,12 +96,18 @@ fn collect(dir: &Path, charts_dir: &Path) -> Vec<Case> {
                 .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
             let trace = chart.with_extension("json");
             let module = format!("c{:03}_{}_{}", cases.len(), snake(&group), snake(&name));
-            let kind = classify(&group, &name, &chart, required, charts_dir, &module);
+            let (kind, trace) = if trace.is_file() {
+                let kind = classify(&group, &name, &chart, required, charts_dir, &module);
+                (kind, Some(trace))
+            } else {
+                let msg = format!("no trace: {} is missing", trace.display());
+                (Kind::Broken(msg), None)
+            };
             cases.push(Case {
                 group: group.clone(),
                 name,
                 required,
-                trace: trace.is_file().then_some(trace),
+                trace,
                 kind,
             });
         }
@@ -191,16 +197,10 @@ fn emit_table(dir: &Path, found: bool, cases: &[Case]) -> String {
             Some(p) => format!("include_str!({:?})", p.display().to_string()),
             None => "\"\"".to_owned(),
         };
-        let runner = match (&case.kind, &case.trace) {
-            (_, None) => format!(
-                "crate::Runner::Broken({:?})",
-                format!("no trace: {}.json is missing", case.name)
-            ),
-            (Kind::Compiled { module, .. }, Some(_)) => {
-                format!("crate::Runner::Chart(run_{module})")
-            }
-            (Kind::Broken(msg), Some(_)) => format!("crate::Runner::Broken({msg:?})"),
-            (Kind::Skip(msg), Some(_)) => format!("crate::Runner::Skip({msg:?})"),
+        let runner = match &case.kind {
+            Kind::Compiled { module, .. } => format!("crate::Runner::Chart(run_{module})"),
+            Kind::Broken(msg) => format!("crate::Runner::Broken({msg:?})"),
+            Kind::Skip(msg) => format!("crate::Runner::Skip({msg:?})"),
         };
         let _ = writeln!(
             out,

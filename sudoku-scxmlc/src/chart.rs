@@ -91,6 +91,8 @@ pub struct Transition {
     pub content: Option<Block>,
     /// 1-based line.
     pub line: u32,
+    /// The element's span.
+    pub span: Span,
 }
 
 /// A block of executable content.

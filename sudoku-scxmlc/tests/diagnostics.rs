@@ -174,3 +174,31 @@ fn build_script_error_shows_the_rendering() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn warnings_for_unreachable_states_and_shadowed_transitions() {
+    let chart = format!(
+        "{HEAD}>\n  <state id=\"a\">\n    <transition event=\"go\" target=\"b\"/>\n    <transition event=\"go\" target=\"c\"/>\n  </state>\n  <state id=\"b\"/>\n  <state id=\"c\"/>\n  <state id=\"island\"><state id=\"inner\"/></state>\n</scxml>\n"
+    );
+    let generated = Config::new()
+        .generate(Path::new("w.scxml"), &chart)
+        .unwrap();
+    let all = generated.warnings.join("");
+    assert_eq!(generated.warnings.len(), 3, "{all}");
+    assert!(
+        all.contains("w.scxml:4:6: warning: this transition can never fire"),
+        "{all}"
+    );
+    assert!(
+        all.contains("w.scxml:7:4: warning: state `c` is unreachable: no transition enters it"),
+        "{all}"
+    );
+    assert!(
+        all.contains("w.scxml:8:4: warning: state `island` is unreachable"),
+        "{all}"
+    );
+    assert!(
+        !all.contains("`inner`"),
+        "only the outermost unreachable state: {all}"
+    );
+}

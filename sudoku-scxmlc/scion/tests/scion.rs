@@ -47,7 +47,7 @@ fn main() -> ExitCode {
                     required_failures.push(id.clone());
                     ""
                 } else {
-                    " [not required yet]"
+                    " [outside the required groups]"
                 };
                 println!("FAIL {id}{scope}: {}", indent(&reason));
             }

@@ -5,6 +5,7 @@
 
 mod code;
 mod executable;
+mod reachability;
 mod rules;
 
 use crate::chart::{Block, Chart, Cond, DataInit, DatamodelKind, State, Transition};
@@ -42,6 +43,10 @@ pub fn validate(
         .diags
         .iter()
         .any(|d| d.severity == crate::diagnostic::Severity::Error);
+    // Warnings only for a chart without errors: they would mostly echo the errors.
+    if let (Some(chart), false) = (&chart, has_error) {
+        v.diags.extend(reachability::warnings(chart));
+    }
     (if has_error { None } else { chart }, v.diags)
 }
 
@@ -619,6 +624,7 @@ impl<'a> Validator<'a> {
             internal: true,
             content: content.filter(|b| !b.body.is_empty()),
             line,
+            span: self.states[index].span,
         });
         self.states[index].initial = Some(t);
     }
@@ -695,6 +701,7 @@ impl<'a> Validator<'a> {
             internal: false,
             content: Some(content).filter(|b| !b.body.is_empty()),
             line: self.line(t.span),
+            span: t.span,
         });
         self.states[index].initial = Some(tr);
     }
@@ -755,6 +762,7 @@ impl<'a> Validator<'a> {
             internal,
             content: Some(content).filter(|b| !b.body.is_empty()),
             line,
+            span: t.span,
         });
         Some(index)
     }
