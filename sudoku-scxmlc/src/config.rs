@@ -24,6 +24,7 @@ pub struct Config {
     runtime_path: String,
     type_name: Option<String>,
     file_name: Option<String>,
+    verbatim_state_names: bool,
 }
 
 impl Default for Config {
@@ -33,6 +34,7 @@ impl Default for Config {
             runtime_path: "::sudoku_scxmlc::runtime".to_owned(),
             type_name: None,
             file_name: None,
+            verbatim_state_names: false,
         }
     }
 }
@@ -71,6 +73,14 @@ impl Config {
     /// Names the machine type (default: `<scxml name>` in `UpperCamelCase`, else the file stem).
     pub fn type_name(&mut self, name: impl Into<String>) -> &mut Self {
         self.type_name = Some(name.into());
+        self
+    }
+
+    /// Keeps state ids that are already Rust identifiers as the `State` variant names
+    /// (`a` → `State::a`, `A` → `State::A`) instead of converting them to `UpperCamelCase`.
+    /// For charts whose ids differ only in case. Other ids are mangled as usual.
+    pub fn verbatim_state_names(&mut self, verbatim: bool) -> &mut Self {
+        self.verbatim_state_names = verbatim;
         self
     }
 
@@ -157,13 +167,33 @@ impl Config {
             .map(|d| src.render(d))
             .collect();
         let included_files = chart.included_files.clone();
-        let plan = plan::plan(chart, self.type_name.as_deref()).map_err(fail)?;
+        let plan = plan::plan(chart, self.type_name.as_deref(), self.verbatim_state_names)
+            .map_err(fail)?;
         let code = emit::emit(&plan, &runtime);
         Ok(Generated {
             code,
             warnings,
             included_files,
         })
+    }
+}
+
+/// Validates a chart and renders it as a Graphviz DOT digraph: clusters for compound and
+/// (dashed) parallel states, double circles for final states, `H`/`H*` for history.
+///
+/// # Errors
+/// [`Error::Chart`] when the chart has errors.
+pub fn dot(path: &Path, text: &str) -> Result<String, Error> {
+    let src = SourceFile::new(path, text);
+    let fail = |diagnostics: Vec<Diagnostic>| Error::Chart {
+        path: path.to_path_buf(),
+        rendered: Rendered(&src, &diagnostics).to_string(),
+        diagnostics,
+    };
+    let document = parse::parse(text).map_err(fail)?;
+    match validate::validate(&document, &src, path.parent()) {
+        (Some(chart), _) => Ok(crate::dot::dot(&chart)),
+        (None, diagnostics) => Err(fail(diagnostics)),
     }
 }
 

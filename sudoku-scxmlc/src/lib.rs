@@ -69,6 +69,8 @@ mod config;
 #[cfg(feature = "compiler")]
 pub mod diagnostic;
 #[cfg(feature = "compiler")]
+mod dot;
+#[cfg(feature = "compiler")]
 mod emit;
 #[cfg(feature = "compiler")]
 mod ident;
@@ -80,4 +82,4 @@ mod plan;
 mod validate;
 
 #[cfg(feature = "compiler")]
-pub use config::{compile, Config, Error, Generated};
+pub use config::{compile, dot, Config, Error, Generated};

@@ -77,7 +77,7 @@ fn run(case: &'static TestCase) -> Outcome {
         Runner::Skip(msg) => return Outcome::Skip(msg.to_owned()),
     };
     let trace = match Trace::parse(case.trace_json) {
-        Ok(t) => t,
+        Ok(t) => t.for_test(&format!("{}/{}", case.group, case.name)),
         Err(e) => return Outcome::Fail(e),
     };
     // Each chart runs on its own thread, so a panic or an endless loop in the runtime is one

@@ -187,6 +187,7 @@ impl Emitter<'_> {
             #[doc = #doc]
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
             #[repr(u32)]
+            #[allow(non_camel_case_types, reason = "variants may keep the chart's state ids verbatim")]
             pub enum State { #(#variants)* }
 
             impl State {
@@ -241,7 +242,7 @@ impl Emitter<'_> {
         let new_data = if exec::has_data(self.plan.chart.datamodel) {
             quote!(::core::default::Default::default())
         } else {
-            quote!(())
+            quote!()
         };
         quote! {
             #doc
@@ -257,7 +258,7 @@ impl Emitter<'_> {
                 fn tables() -> &'static #rt::Tables<#data> {
                     &__scxml::TABLES
                 }
-                fn new_data() -> #data {
+                fn new_data() -> Self::Data {
                     #new_data
                 }
                 fn state(index: #rt::StateIndex) -> ::core::option::Option<State> {

@@ -49,7 +49,11 @@ pub struct Plan {
 ///
 /// # Errors
 /// Two state ids or two event names that mangle to the same Rust name.
-pub fn plan(chart: Chart, type_name: Option<&str>) -> Result<Plan, Vec<Diagnostic>> {
+pub fn plan(
+    chart: Chart,
+    type_name: Option<&str>,
+    verbatim_state_names: bool,
+) -> Result<Plan, Vec<Diagnostic>> {
     let n = chart.states.len();
     let mut diags = Vec::new();
 
@@ -103,7 +107,12 @@ pub fn plan(chart: Chart, type_name: Option<&str>) -> Result<Plan, Vec<Diagnosti
             variants.push(None);
             continue;
         }
-        let v = ident::state_variant(&s.id, i, s.generated_id);
+        let v = if verbatim_state_names && !s.generated_id && crate::validate::is_rust_ident(&s.id)
+        {
+            s.id.clone()
+        } else {
+            ident::state_variant(&s.id, i, s.generated_id)
+        };
         if let Some(&other) = seen.get(&v) {
             diags.push(
                 Diagnostic::error(

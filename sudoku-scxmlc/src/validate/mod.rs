@@ -12,7 +12,8 @@ use crate::chart::{Block, Chart, Cond, DataInit, DatamodelKind, State, Transitio
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::parse::{Attribute, Document, Element, RUST_NS, SCXML_NS};
 use crate::runtime::{normalize_descriptor, StateKind};
-use code::{is_rust_ident, parse_code, CodeKind};
+pub(crate) use code::is_rust_ident;
+use code::{parse_code, CodeKind};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -671,20 +672,14 @@ impl<'a> Validator<'a> {
         let Some(targets) = self.resolve_targets(ta) else {
             return;
         };
-        let deep = self.states[index].kind == StateKind::DeepHistory;
+        // A shallow history's default usually names children of the parent; like Appendix D
+        // (addDescendantStatesToEnter, then addAncestorStatesToEnter up to the parent), any
+        // descendant of the parent works, for either type.
         for &target in &targets {
-            let ok = if deep {
-                self.is_descendant(target, parent)
-            } else {
-                self.states[target].parent == Some(parent)
-            };
-            if !ok || self.states[target].kind.is_history() {
+            if !self.is_descendant(target, parent) || self.states[target].kind.is_history() {
                 let msg = format!(
-                    "the default of {} history `{id}` must be a {} of `{}`, not `{}`",
-                    if deep { "deep" } else { "shallow" },
-                    if deep { "descendant" } else { "child" },
-                    self.states[parent].id,
-                    self.states[target].id
+                    "the default of history `{id}` must be a state inside `{}`, not `{}`",
+                    self.states[parent].id, self.states[target].id
                 );
                 self.error(ta.span, msg);
                 return;

@@ -1,0 +1,118 @@
+//! The `sudoku-scxmlc` command: compile a chart to Rust, check charts, or draw one as
+//! Graphviz DOT. It runs the same stages as the build-script API.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Compiles W3C SCXML state charts into typed Rust state machines.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Compiles a chart into a Rust file.
+    Compile {
+        /// The chart.
+        chart: PathBuf,
+        /// The Rust file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// The machine type's name (default: `<scxml name>` or the file stem).
+        #[arg(long)]
+        type_name: Option<String>,
+        /// The path generated code uses for the runtime.
+        #[arg(long, default_value = "::sudoku_scxmlc::runtime")]
+        runtime_path: String,
+    },
+    /// Checks charts and prints every diagnostic; exits 1 if any chart has an error.
+    Check {
+        /// The charts.
+        #[arg(required = true)]
+        charts: Vec<PathBuf>,
+    },
+    /// Prints a chart as a Graphviz DOT digraph.
+    Dot {
+        /// The chart.
+        chart: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse().command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn read(path: &PathBuf) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn run(command: Command) -> Result<(), String> {
+    match command {
+        Command::Compile {
+            chart,
+            output,
+            type_name,
+            runtime_path,
+        } => {
+            let text = read(&chart)?;
+            let mut config = sudoku_scxmlc::Config::new();
+            config.runtime_path(runtime_path);
+            if let Some(name) = type_name {
+                config.type_name(name);
+            }
+            let generated = config.generate(&chart, &text).map_err(|e| e.to_string())?;
+            for w in &generated.warnings {
+                eprint!("{w}");
+            }
+            std::fs::write(&output, generated.code)
+                .map_err(|e| format!("{}: {e}", output.display()))
+        }
+        Command::Check { charts } => {
+            let mut failed = 0;
+            for chart in &charts {
+                let result = read(chart).and_then(|text| {
+                    sudoku_scxmlc::Config::new()
+                        .generate(chart, &text)
+                        .map_err(|e| e.to_string())
+                });
+                match result {
+                    Ok(generated) => {
+                        for w in &generated.warnings {
+                            eprint!("{w}");
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("{e}");
+                        failed += 1;
+                    }
+                }
+            }
+            if failed == 0 {
+                eprintln!(
+                    "{} chart{} checked, no errors",
+                    charts.len(),
+                    if charts.len() == 1 { "" } else { "s" }
+                );
+                Ok(())
+            } else {
+                Err(format!("{failed} of {} charts have errors", charts.len()))
+            }
+        }
+        Command::Dot { chart } => {
+            let text = read(&chart)?;
+            let dot = sudoku_scxmlc::dot(&chart, &text).map_err(|e| e.to_string())?;
+            print!("{dot}");
+            Ok(())
+        }
+    }
+}
