@@ -189,7 +189,7 @@ mod tests {
             .with_help("ids must be unique");
         assert_eq!(
             src.render(&d),
-            "chart.scxml:2:14: error: duplicate state id `a`\n  |\n2 |   <state id=\"a\"/>\n  |             ^\n  = help: ids must be unique\n"
+            "chart.scxml:2:14: error: duplicate state id `a`\n  |\n2 |   <state id=\"a\"/>\n  |              ^\n  = help: ids must be unique\n"
         );
     }
 

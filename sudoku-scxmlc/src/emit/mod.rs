@@ -190,6 +190,7 @@ impl Emitter<'_> {
             #[allow(non_camel_case_types, reason = "variants may keep the chart's state ids verbatim")]
             pub enum State { #(#variants)* }
 
+            #[allow(dead_code, reason = "helpers offered whether or not the program uses them")]
             impl State {
                 /// Every state, in document order.
                 pub const ALL: [State; #n] = [#(#all),*];
@@ -221,6 +222,7 @@ impl Emitter<'_> {
         let doc = format!(" The event names `{}` uses, as constants.", self.file);
         quote! {
             #[doc = #doc]
+            #[allow(dead_code, reason = "every event name of the chart is offered, used or not")]
             pub mod events { #(#consts)* }
         }
     }
