@@ -72,6 +72,9 @@ impl Diagnostic {
     }
 }
 
+/// Longest snippet line shown, in characters.
+const MAX_SNIPPET: usize = 100;
+
 /// A chart's text with a line index, for turning byte offsets into lines and columns.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
@@ -139,7 +142,7 @@ impl SourceFile {
             self.path.display(),
             d.message
         );
-        let text = self.line_text(line);
+        let full = self.line_text(line);
         let gutter = line.to_string().len();
         let pad = " ".repeat(gutter);
         let caret_start = col as usize - 1;
@@ -148,10 +151,27 @@ impl SourceFile {
             .get(d.span.start..d.span.end.max(d.span.start))
             .map_or(1, |s| s.lines().next().unwrap_or("").chars().count())
             .max(1);
-        let width = span_chars.min(text.chars().count().saturating_sub(caret_start).max(1));
+        // Long lines (minified charts) are cut to a window around the span.
+        let chars: Vec<char> = full.chars().collect();
+        let (from, to) = if chars.len() <= MAX_SNIPPET {
+            (0, chars.len())
+        } else {
+            let from = caret_start.saturating_sub(MAX_SNIPPET / 3).min(chars.len());
+            (from, (from + MAX_SNIPPET).min(chars.len()))
+        };
+        let mut text: String = chars[from..to].iter().collect();
+        let mut caret_col = caret_start.saturating_sub(from);
+        if from > 0 {
+            text.insert(0, '…');
+            caret_col += 1;
+        }
+        if to < chars.len() {
+            text.push('…');
+        }
+        let width = span_chars.min(text.chars().count().saturating_sub(caret_col).max(1));
         let indent: String = text
             .chars()
-            .take(caret_start)
+            .take(caret_col)
             .map(|c| if c == '\t' { '\t' } else { ' ' })
             .collect();
         out.push_str(&format!(
@@ -190,6 +210,28 @@ mod tests {
         assert_eq!(
             src.render(&d),
             "chart.scxml:2:14: error: duplicate state id `a`\n  |\n2 |   <state id=\"a\"/>\n  |              ^\n  = help: ids must be unique\n"
+        );
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_span() {
+        let line = format!(
+            "<scxml>{}<state id=\"x\" bogus=\"1\"/>{}</scxml>",
+            " ".repeat(300),
+            " ".repeat(300)
+        );
+        let src = SourceFile::new("c", line.clone());
+        let at = line.find("bogus").unwrap();
+        let out = src.render(&Diagnostic::error(Span::new(at, at + 5), "no `bogus`"));
+        let snippet = out.lines().nth(2).unwrap();
+        assert!(snippet.contains("…") && snippet.contains("bogus"), "{out}");
+        assert!(snippet.chars().count() < 120, "{out}");
+        let caret = out.lines().nth(3).unwrap();
+        let char_index = |s: &str, byte: usize| s[..byte].chars().count();
+        assert_eq!(
+            char_index(caret, caret.find('^').unwrap()),
+            char_index(snippet, snippet.find("bogus").unwrap()),
+            "{out}"
         );
     }
 
