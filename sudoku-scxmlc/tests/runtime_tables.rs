@@ -607,6 +607,30 @@ fn shallow_and_deep_history() {
     both!(history, history_scenario);
 }
 
+fn history_snapshot_scenario<C: Chart<Data = Rec, State = StateIndex>>() {
+    let m = Machine::<C>::new();
+    m.start();
+    m.submit_event("back_d", ());
+    m.submit_event("leave", ());
+    let snapshot = m.snapshot().unwrap();
+    assert_eq!(snapshot.history["hd"], ["a2"]);
+    assert_eq!(snapshot.history["hs"], ["a"]);
+    let json = serde_json::to_value(&snapshot).unwrap();
+    let r = Machine::<C>::restore(&serde_json::from_value(json).unwrap()).unwrap();
+    assert_eq!(r.active_state_ids(), ["out"]);
+    // The restored history values are used: deep restores a2, shallow restores a (then a1).
+    r.submit_event("back_d", ());
+    assert_eq!(r.active_state_ids(), ["main", "a", "a2"]);
+    r.submit_event("leave", ());
+    r.submit_event("back_s", ());
+    assert_eq!(r.active_state_ids(), ["main", "a", "a1"]);
+}
+
+#[test]
+fn history_values_survive_a_snapshot() {
+    both!(history, history_snapshot_scenario);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Conflicting transitions in parallel regions.
 

@@ -72,3 +72,49 @@ fn state_names_and_ids_round_trip() {
     assert_eq!(State::ALL.len(), 7);
     assert_eq!(State::Main.to_string(), "main");
 }
+
+#[test]
+fn snapshot_round_trips_through_json_and_continues() {
+    let m = Features::new();
+    m.start();
+    m.submit_event(events::TICK, ());
+    m.advance_time(Duration::from_millis(400));
+    let json = serde_json::to_string(&m.snapshot().unwrap()).unwrap();
+
+    let snapshot: sudoku_scxmlc::runtime::Snapshot = serde_json::from_str(&json).unwrap();
+    let r = Features::restore(&snapshot).unwrap();
+    assert!(r.is_running());
+    assert_eq!(r.active_state_ids(), m.active_state_ids());
+    assert_eq!(r.data_value("count"), Some(json!(1)));
+    assert_eq!(r.now(), Duration::from_millis(400));
+    assert_eq!(r.next_deadline(), Some(Duration::from_secs(1)));
+    // Both continue identically.
+    for machine in [&m, &r] {
+        machine.submit_event(events::TICK, ());
+        machine.submit_event(events::TICK, ());
+        machine.advance_time(Duration::from_millis(600));
+    }
+    assert_eq!(r.active_state_ids(), m.active_state_ids());
+    assert!(r.is_active(State::TimedOut) && r.is_active(State::Counted));
+    assert_eq!(r.data_value("sum"), Some(json!(6)));
+}
+
+#[test]
+fn restore_rejects_foreign_or_damaged_snapshots() {
+    let m = Features::new();
+    assert!(m.snapshot().is_err(), "not started");
+    m.start();
+    let good = m.snapshot().unwrap();
+    let mut wrong_chart = good.clone();
+    wrong_chart.chart = "other".into();
+    assert!(Features::restore(&wrong_chart).is_err());
+    let mut unknown_state = good.clone();
+    unknown_state.configuration.push("nowhere".into());
+    assert!(Features::restore(&unknown_state).is_err());
+    let mut bad_data = good.clone();
+    bad_data.data.insert("count".into(), json!("three"));
+    assert!(Features::restore(&bad_data).is_err());
+    let mut unknown_data = good;
+    unknown_data.data.insert("nope".into(), json!(1));
+    assert!(Features::restore(&unknown_data).is_err());
+}

@@ -47,7 +47,7 @@ pub struct Context {
     pub(crate) now: Duration,
     name: &'static str,
     session_id: String,
-    next_send_id: u64,
+    pub(crate) next_send_id: u64,
     ids: OnceCell<HashMap<&'static str, StateIndex>>,
 }
 

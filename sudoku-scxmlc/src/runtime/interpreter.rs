@@ -332,6 +332,19 @@ impl<D: 'static> Interpreter<D> {
         }
     }
 
+    /// Recorded history values: (history state, the states it restores).
+    pub(crate) fn history_values(&self) -> impl Iterator<Item = (StateIndex, &[StateIndex])> {
+        self.history_recorded
+            .iter()
+            .map(|h| (h, self.history[h as usize].as_slice()))
+    }
+
+    /// Sets a history value (restoring a snapshot).
+    pub(crate) fn set_history(&mut self, h: StateIndex, values: Vec<StateIndex>) {
+        self.history[h as usize] = values;
+        self.history_recorded.insert(h);
+    }
+
     fn shape(&self) -> Shape<'_> {
         Shape {
             states: self.tables.states,

@@ -10,6 +10,7 @@
 //! after the macrostep in which it happened, in the order it happened.
 
 use super::interpreter::{Interpreter, Notification};
+use super::snapshot::{Snapshot, SnapshotError};
 use super::{
     descriptor_matches, normalize_descriptor, Chart, Event, InitError, RuntimeError, StateIndex,
 };
@@ -229,6 +230,31 @@ impl<C: Chart> Machine<C> {
                 _chart: PhantomData,
             }),
         }
+    }
+
+    /// The machine's state as a [`Snapshot`] (configuration, history values, datamodel,
+    /// pending delayed events, queued events, clock) that serializes with serde.
+    ///
+    /// # Errors
+    /// [`SnapshotError::NotStarted`] before [`start`](Machine::start);
+    /// [`SnapshotError::Data`] when a `<data>` value does not serialize.
+    pub fn snapshot(&self) -> Result<Snapshot, SnapshotError> {
+        self.core().snapshot()
+    }
+
+    /// A machine that continues from `snapshot`: started, with the snapshot's configuration,
+    /// history, datamodel, clock and pending events. Nothing runs while restoring (no
+    /// `<onentry>`, no `<data>` expressions, no state observers: connect them afterwards and
+    /// read the configuration with [`active_states`](Machine::active_states)). Queued events
+    /// are processed by the next call that processes events.
+    ///
+    /// # Errors
+    /// When the snapshot is of another chart, names unknown states or data, or holds a value
+    /// that does not fit its `<data>` type.
+    pub fn restore(snapshot: &Snapshot) -> Result<Self, SnapshotError> {
+        let machine = Machine::new();
+        machine.inner.core.borrow_mut().restore(snapshot)?;
+        Ok(machine)
     }
 
     /// A weak handle that does not keep the machine alive.

@@ -13,6 +13,7 @@ mod event;
 mod foreach;
 mod interpreter;
 mod machine;
+mod snapshot;
 mod state_set;
 mod tables;
 mod time;
@@ -22,6 +23,7 @@ pub use error::{ExecError, InitError, RuntimeError};
 pub use event::{descriptor_matches, normalize_descriptor, Event, EventKind};
 pub use foreach::{foreach_items, ForeachArray};
 pub use machine::{Connection, Machine, WeakMachine};
+pub use snapshot::{PendingEvent, Snapshot, SnapshotError};
 pub use tables::{
     Block, BlockIndex, Chart, Condition, ConditionIndex, DataItem, Domain, DoneData, DoneDataIndex,
     StateIndex, StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo, NO_STATE,

@@ -91,6 +91,11 @@ impl Timers {
         self.queue.pop_first().map(|((d, _), e)| (d, e))
     }
 
+    /// The pending events in firing order, with their deadlines.
+    pub(crate) fn pending(&self) -> impl Iterator<Item = (Duration, &Event)> {
+        self.queue.iter().map(|((d, _), e)| (*d, e))
+    }
+
     /// Drops everything.
     pub(crate) fn clear(&mut self) {
         self.queue.clear();

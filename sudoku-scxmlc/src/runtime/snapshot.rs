@@ -1,0 +1,182 @@
+//! Snapshots: a running machine's state as plain data that serializes with serde and restores
+//! into a new machine that continues where the old one stopped (an autosave, a crash-safe
+//! session, a state to replay in a test).
+//!
+//! A snapshot holds what the SCXML 1.0 algorithm needs to continue: the configuration, the
+//! history values, the datamodel, the pending delayed events and queued external events, and
+//! the machine clock. States are named by their ids, so a snapshot stays readable and survives
+//! a rebuild of the same chart; restoring checks every id against the chart. Observers are not
+//! part of a snapshot: connect them to the restored machine.
+
+use super::interpreter::Interpreter;
+use super::{Event, StateKind};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// A machine's state between two macrosteps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// The chart's name (`<scxml name>`); restoring into another chart is refused.
+    pub chart: String,
+    /// Active state ids in document order (empty once the machine has stopped).
+    pub configuration: Vec<String>,
+    /// Recorded history values: history state id → the state ids it restores.
+    pub history: BTreeMap<String, Vec<String>>,
+    /// The datamodel: `<data>` id → value.
+    pub data: Map<String, Value>,
+    /// Machine time since start.
+    pub now: Duration,
+    /// Delayed events not yet delivered, in firing order.
+    pub pending: Vec<PendingEvent>,
+    /// External events queued but not yet processed.
+    pub queued: Vec<Event>,
+    /// Whether the machine was running (started, no top-level final state reached).
+    pub running: bool,
+    /// The number the next generated send id will use.
+    pub next_send_id: u64,
+}
+
+/// A delayed `<send>` waiting for its time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PendingEvent {
+    /// Machine time at which it is delivered.
+    pub due: Duration,
+    /// The event.
+    pub event: Event,
+}
+
+/// Why a snapshot could not be taken or restored.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SnapshotError {
+    /// The machine has not started.
+    #[error("the machine has not started")]
+    NotStarted,
+    /// The snapshot is of another chart.
+    #[error("snapshot of chart `{found}` cannot restore a `{expected}` machine")]
+    WrongChart {
+        /// This machine's chart.
+        expected: String,
+        /// The snapshot's chart.
+        found: String,
+    },
+    /// A state id in the snapshot is not a state of the chart.
+    #[error("snapshot names state `{0}`, which the chart does not have")]
+    UnknownState(String),
+    /// A `<data>` value could not be read or written.
+    #[error("`<data id=\"{id}\">`: {source}")]
+    Data {
+        /// The data id.
+        id: String,
+        /// What serde said.
+        source: serde_json::Error,
+    },
+    /// The snapshot names a `<data>` id the chart does not declare.
+    #[error("snapshot has data `{0}`, which the chart does not declare")]
+    UnknownData(String),
+}
+
+impl<D: 'static> Interpreter<D> {
+    /// Takes a snapshot (between macrosteps).
+    pub(crate) fn snapshot(&self) -> Result<Snapshot, SnapshotError> {
+        if !self.started {
+            return Err(SnapshotError::NotStarted);
+        }
+        let states = self.tables.states;
+        let id = |s: u32| states[s as usize].id.to_owned();
+        let mut data = Map::new();
+        for item in self.tables.data {
+            let value = (item.get)(&self.data).map_err(|source| SnapshotError::Data {
+                id: item.id.to_owned(),
+                source,
+            })?;
+            data.insert(item.id.to_owned(), value);
+        }
+        Ok(Snapshot {
+            chart: self.tables.name.to_owned(),
+            configuration: self.ctx.configuration.iter().map(id).collect(),
+            history: self
+                .history_values()
+                .map(|(h, v)| (id(h), v.iter().copied().map(id).collect()))
+                .collect(),
+            data,
+            now: self.ctx.now,
+            pending: self
+                .ctx
+                .timers
+                .pending()
+                .map(|(due, event)| PendingEvent {
+                    due,
+                    event: event.clone(),
+                })
+                .collect(),
+            queued: self.ctx.external.iter().cloned().collect(),
+            running: self.running,
+            next_send_id: self.ctx.next_send_id,
+        })
+    }
+
+    /// Restores a snapshot into a machine that has not started. Nothing is executed: no
+    /// `<onentry>`, no `<data>` expressions.
+    pub(crate) fn restore(&mut self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
+        if snapshot.chart != self.tables.name {
+            return Err(SnapshotError::WrongChart {
+                expected: self.tables.name.to_owned(),
+                found: snapshot.chart.clone(),
+            });
+        }
+        let states = self.tables.states;
+        let index = |id: &str| {
+            states
+                .iter()
+                .position(|s| s.id == id && s.kind != StateKind::Root)
+                .map(|i| i as u32)
+                .ok_or_else(|| SnapshotError::UnknownState(id.to_owned()))
+        };
+        let configuration = snapshot
+            .configuration
+            .iter()
+            .map(|id| index(id))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut history = Vec::new();
+        for (h, values) in &snapshot.history {
+            let h = index(h)?;
+            let values = values
+                .iter()
+                .map(|id| index(id))
+                .collect::<Result<Vec<_>, _>>()?;
+            history.push((h, values));
+        }
+        for (id, value) in &snapshot.data {
+            let item = self
+                .tables
+                .data
+                .iter()
+                .find(|d| d.id == id)
+                .ok_or_else(|| SnapshotError::UnknownData(id.clone()))?;
+            (item.set)(&mut self.data, value.clone()).map_err(|source| SnapshotError::Data {
+                id: id.clone(),
+                source,
+            })?;
+        }
+        self.ctx.configuration.clear();
+        for s in configuration {
+            self.ctx.configuration.insert(s);
+        }
+        for (h, values) in history {
+            self.set_history(h, values);
+        }
+        self.ctx.now = snapshot.now;
+        self.ctx.timers.clear();
+        for p in &snapshot.pending {
+            self.ctx.timers.schedule(p.due, p.event.clone());
+        }
+        self.ctx.external = snapshot.queued.iter().cloned().collect();
+        self.ctx.next_send_id = snapshot.next_send_id;
+        self.started = true;
+        self.running = snapshot.running;
+        Ok(())
+    }
+}
