@@ -56,8 +56,23 @@
 //!   data id.
 //!
 //! # Names
-//! State ids become variants of `enum State`, event names constants of `mod events`; see the
-//! rules in [`ident`](crate#names) (`b1.2` → `State::B12`, `updateGUI` → `events::UPDATE_GUI`).
+//!
+//! State ids become variants of `enum State` and event names constants of `mod events`, by
+//! rules that are predictable and checked:
+//! - a state id becomes an `UpperCamelCase` variant; every run of characters that are not
+//!   letters or digits splits words: `playing` → `State::Playing`, `b1.2` → `State::B12`,
+//!   `wait-for-reply` → `State::WaitForReply`, `état` → `State::État`;
+//! - an event name becomes a `SCREAMING_SNAKE_CASE` constant: `updateGUI` →
+//!   `events::UPDATE_GUI`, `done.state.game` → `events::DONE_STATE_GAME`;
+//! - a name starting with a digit gets a prefix (`S` for states, `E_` for events), a keyword
+//!   gets a trailing `_` (`self` → `State::Self_`), a state without an id becomes
+//!   `State::Anonymous<N>` (`N` = its document-order index);
+//! - two ids that map to the same name are an error at the second one;
+//!   [`Config::verbatim_state_names`] keeps ids that are already Rust identifiers as they are
+//!   (for charts whose ids differ only in case).
+//!
+//! `State::id()` and `State::from_id()` map back and forth; the machine type is named after
+//! `<scxml name>` in `UpperCamelCase` (or the file stem), its datamodel struct `<Name>Data`.
 #![warn(missing_docs)]
 
 pub mod runtime;
