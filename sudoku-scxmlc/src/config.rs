@@ -25,6 +25,7 @@ pub struct Config {
     type_name: Option<String>,
     file_name: Option<String>,
     verbatim_state_names: bool,
+    print_warnings: bool,
 }
 
 impl Default for Config {
@@ -35,6 +36,7 @@ impl Default for Config {
             type_name: None,
             file_name: None,
             verbatim_state_names: false,
+            print_warnings: true,
         }
     }
 }
@@ -84,6 +86,13 @@ impl Config {
         self
     }
 
+    /// Whether [`Config::compile`] passes chart warnings on to Cargo as `cargo:warning=`
+    /// (default `true`). [`Config::generate`] always returns them.
+    pub fn print_warnings(&mut self, print: bool) -> &mut Self {
+        self.print_warnings = print;
+        self
+    }
+
     /// Names the output file (default `<chart stem>.rs`).
     pub fn file_name(&mut self, name: impl Into<String>) -> &mut Self {
         self.file_name = Some(name.into());
@@ -119,9 +128,11 @@ impl Config {
         for f in &generated.included_files {
             println!("cargo:rerun-if-changed={}", f.display());
         }
-        for w in &generated.warnings {
-            for line in w.lines() {
-                println!("cargo:warning={line}");
+        if self.print_warnings {
+            for w in &generated.warnings {
+                for line in w.lines() {
+                    println!("cargo:warning={line}");
+                }
             }
         }
         let file_name = self.file_name.clone().unwrap_or_else(|| {

@@ -1,0 +1,96 @@
+//! Machines for the benchmarks in `benches/machines.rs`: charts compiled by `sudoku-scxmlc`
+//! and, for comparison, the toggle machine written by hand as an enum and a `match`.
+
+/// `charts/toggle.scxml`, compiled.
+pub mod toggle {
+    include!(concat!(env!("OUT_DIR"), "/toggle.rs"));
+}
+
+/// `charts/targetless.scxml`, compiled.
+pub mod targetless {
+    include!(concat!(env!("OUT_DIR"), "/targetless.rs"));
+}
+
+/// uSCXML's benchmark charts, compiled (sizes from `SCXML_BENCH_SIZES`).
+pub mod uscxml {
+    use super::run;
+    include!(concat!(env!("OUT_DIR"), "/uscxml.rs"));
+}
+
+use sudoku_scxmlc::runtime::{Chart, Machine};
+
+/// Runs a uSCXML benchmark chart for `microsteps` microsteps (its spontaneous loop never
+/// ends; the macrostep bound stops it) and returns how many times it entered `mark`.
+pub fn run<C: Chart>(microsteps: usize) -> usize {
+    let machine = Machine::<C>::new();
+    machine.set_max_microsteps(microsteps);
+    let mark = C::tables()
+        .states
+        .iter()
+        .position(|s| s.id == "mark")
+        .and_then(|i| C::state(i as u32))
+        .expect("benchmark charts have a state `mark`");
+    let entries = std::rc::Rc::new(std::cell::Cell::new(0));
+    let counter = entries.clone();
+    machine.connect_to_state(mark, move |entered| {
+        if entered {
+            counter.set(counter.get() + 1);
+        }
+    });
+    machine.connect_to_error(|_| {});
+    machine.start();
+    entries.get()
+}
+
+/// The toggle chart written by hand: what the generated machine is measured against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HandToggle {
+    /// `off`.
+    #[default]
+    Off,
+    /// `on`.
+    On,
+}
+
+impl HandToggle {
+    /// Handles one event by name, as `submit_event` does.
+    pub fn submit(&mut self, event: &str) {
+        if event == "toggle" {
+            *self = match self {
+                HandToggle::Off => HandToggle::On,
+                HandToggle::On => HandToggle::Off,
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_and_hand_written_toggles_agree() {
+        let generated = toggle::Toggle::new();
+        generated.start();
+        let mut hand = HandToggle::default();
+        for _ in 0..5 {
+            generated.submit_event(toggle::events::TOGGLE, ());
+            hand.submit("toggle");
+            assert_eq!(
+                generated.is_active(toggle::State::On),
+                hand == HandToggle::On
+            );
+        }
+    }
+
+    #[test]
+    fn uscxml_charts_enter_mark_repeatedly() {
+        for (name, run) in uscxml::USCXML {
+            let entries = run(1000);
+            assert!(
+                entries > 10,
+                "{name}: {entries} entries of mark in 1000 microsteps"
+            );
+        }
+    }
+}
