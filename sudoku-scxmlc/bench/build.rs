@@ -41,7 +41,7 @@ fn main() {
         }
     }
     modules.push_str(&format!(
-        "/// Each compiled uSCXML chart with its runner.\npub const USCXML: &[(&str, fn(usize) -> usize)] = &[\n{runners}];\n"
+        "/// Each compiled uSCXML chart with its runner.\npub const USCXML: &[(&str, Runner)] = &[\n{runners}];\n"
     ));
     std::fs::write(out.join("uscxml.rs"), modules).unwrap();
 }

@@ -11,9 +11,12 @@ pub mod targetless {
     include!(concat!(env!("OUT_DIR"), "/targetless.rs"));
 }
 
+/// Runs a benchmark chart for a number of microsteps; returns the entries of `mark`.
+pub type Runner = fn(usize) -> usize;
+
 /// uSCXML's benchmark charts, compiled (sizes from `SCXML_BENCH_SIZES`).
 pub mod uscxml {
-    use super::run;
+    use super::{run, Runner};
     include!(concat!(env!("OUT_DIR"), "/uscxml.rs"));
 }
 
