@@ -1,14 +1,21 @@
-//! The Sudoku desktop game: a port of Qt's SCXML Sudoku example.
+//! The Sudoku desktop game: a port of Qt's SCXML Sudoku example, and with a subcommand a
+//! command-line solver, grader, generator and hinter (see `cli.rs` or `sudoku --help`).
 //!
 //! The bundled puzzles (`puzzles/*.data`) are validated and embedded by `build.rs`, which
 //! writes `BUNDLED_PUZZLES` as `(name, Qt .data text)` pairs sorted by file name; the window
 //! lives in `sudoku-ui` and the game's state chart in `sudoku-machine`.
 
+use clap::Parser;
 use sudoku_machine::puzzle::{self, Puzzle};
+
+mod cli;
 
 include!(concat!(env!("OUT_DIR"), "/bundled_puzzles.rs"));
 
 fn main() {
+    if let Some(command) = cli::Cli::parse().command {
+        std::process::exit(cli::run(command));
+    }
     let puzzles = BUNDLED_PUZZLES
         .iter()
         .map(|&(name, text)| Puzzle {

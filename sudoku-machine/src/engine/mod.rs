@@ -16,5 +16,16 @@
 //! millisecond each to prove unique, and an empty grid shows two solutions at once.
 
 mod solver;
+mod trace;
 
-pub use solver::{count_solutions, solve};
+pub mod generate;
+pub mod grade;
+pub mod hint;
+pub mod techniques;
+
+pub use solver::{classify, clashes, count_solutions, solve, Clash, Classification, House};
+pub use trace::{trace, EliminationReason, PlacementReason, Trace, TraceStep};
+
+pub use generate::{generate, generate_with, Generated, Options, Symmetry};
+pub use grade::{grade, unique_solution, Grading, ImproperPuzzle, Level};
+pub use hint::{hint, Hint, MistakeKind};

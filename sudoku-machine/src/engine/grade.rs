@@ -1,0 +1,275 @@
+//! Grading: how hard a puzzle is for a person, by the hardest technique it needs.
+//!
+//! The puzzle is solved by [`HumanSolver`], which always applies the easiest technique that
+//! works (in the order of [`Technique::ALL`]); the grade is the [`Level`] of the hardest
+//! technique used on the way. A puzzle that no technique of the list finishes "needs search":
+//! that is [`Level::Extreme`].
+//!
+//! | level | techniques (the hardest one needed) |
+//! |---|---|
+//! | [`Easy`](Level::Easy) | hidden single, naked single |
+//! | [`Medium`](Level::Medium) | locked candidates (pointing, claiming), naked pair, hidden pair |
+//! | [`Hard`](Level::Hard) | naked and hidden triples and quads, X-Wing, XY-Wing |
+//! | [`Expert`](Level::Expert) | Skyscraper, Swordfish, XYZ-Wing, W-Wing, unique rectangle type 1, simple colouring, Jellyfish |
+//! | [`Extreme`](Level::Extreme) | none of the above finishes it: it needs search (trial and error) |
+//!
+//! The split follows HoDoKu's levels (Easy: singles; Medium: locked candidates and subsets;
+//! Hard: fish, wings and uniqueness; Unfair/Extreme beyond), moved a step so that only pairs are
+//! Medium and the single-digit patterns and Jellyfish, which players find late, are Expert.
+//! Sudoku Explainer's ratings give the same order: singles 1.2-2.3, locked candidates
+//! 2.6-2.8, pairs 3.0-3.4, X-Wing 3.2, triples 3.6-4.0, XY-Wing 4.2, XYZ-Wing 4.4, quads and
+//! Jellyfish 5.0-5.4.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::techniques::{Board, HumanSolver, SolvePath, Step, Technique};
+use super::{classify, Clash, Classification};
+use crate::datamodel::Grid;
+
+/// A difficulty level, easiest first. See the [module docs](self) for the techniques of each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// Singles only.
+    Easy,
+    /// Locked candidates and pairs.
+    Medium,
+    /// Triples, quads, X-Wing, XY-Wing.
+    Hard,
+    /// Swordfish, Jellyfish, XYZ-Wing, W-Wing, Skyscraper, simple colouring, unique rectangle.
+    Expert,
+    /// Needs search.
+    Extreme,
+}
+
+impl Level {
+    /// Every level, easiest first.
+    pub const ALL: [Level; 5] = [
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+        Level::Expert,
+        Level::Extreme,
+    ];
+
+    /// The level of a technique.
+    pub fn of(technique: Technique) -> Level {
+        match technique {
+            Technique::HiddenSingle | Technique::NakedSingle => Level::Easy,
+            Technique::Pointing
+            | Technique::Claiming
+            | Technique::NakedPair
+            | Technique::HiddenPair => Level::Medium,
+            Technique::NakedTriple
+            | Technique::XWing
+            | Technique::HiddenTriple
+            | Technique::XyWing
+            | Technique::NakedQuad
+            | Technique::HiddenQuad => Level::Hard,
+            Technique::Skyscraper
+            | Technique::Swordfish
+            | Technique::XyzWing
+            | Technique::WWing
+            | Technique::UniqueRectangle1
+            | Technique::SimpleColouring
+            | Technique::Jellyfish => Level::Expert,
+            Technique::Search => Level::Extreme,
+        }
+    }
+
+    /// The hardest technique of this level: a solver limited to it solves exactly the
+    /// puzzles of this level or easier.
+    pub fn hardest_technique(self) -> Technique {
+        *Technique::ALL
+            .iter()
+            .rev()
+            .find(|&&t| Level::of(t) == self)
+            .unwrap_or(&Technique::Search)
+    }
+
+    /// The lowercase name: `easy`, `medium`, `hard`, `expert`, `extreme`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Expert => "expert",
+            Level::Extreme => "extreme",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a level.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown level `{0}`: expected easy, medium, hard, expert or extreme")]
+pub struct UnknownLevel(pub String);
+
+impl FromStr for Level {
+    type Err = UnknownLevel;
+    /// Reads a level name, ignoring case.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownLevel(s.to_owned()))
+    }
+}
+
+/// Why a grid is not a proper puzzle (one with exactly one solution).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ImproperPuzzle {
+    /// Givens clash (the same digit twice in a house): every clash, as
+    /// [`classify`](super::classify()) reports them.
+    #[error("invalid: {}", describe_clashes(.0))]
+    Invalid(Vec<Clash>),
+    /// No grid completes the givens.
+    #[error("no solution")]
+    NoSolution,
+    /// More than one grid completes the givens.
+    #[error("more than one solution")]
+    MultipleSolutions,
+}
+
+/// `5 twice in row 1 (r1c1 and r1c9); ...`, or a word about values above 9.
+pub(crate) fn describe_clashes(clashes: &[Clash]) -> String {
+    if clashes.is_empty() {
+        return "a cell holds a value that is not a digit".to_owned();
+    }
+    clashes
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The unique solution of `givens`, or why there is none.
+pub fn unique_solution(givens: &Grid) -> Result<Grid, ImproperPuzzle> {
+    match classify(givens) {
+        Classification::Unique(solution) => Ok(solution),
+        Classification::Multiple => Err(ImproperPuzzle::MultipleSolutions),
+        Classification::None => Err(ImproperPuzzle::NoSolution),
+        Classification::Invalid(clashes) => Err(ImproperPuzzle::Invalid(clashes)),
+    }
+}
+
+/// A puzzle's grade and the human solving path behind it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grading {
+    /// The level of the hardest technique used.
+    pub level: Level,
+    /// The hardest technique used; `None` for a grid with no empty cell.
+    pub hardest: Option<Technique>,
+    /// The steps of the easiest-first solve, up to and including the first
+    /// [`Technique::Search`] step if the techniques ran out.
+    pub steps: Vec<Step>,
+    /// The unique solution.
+    pub solution: Grid,
+}
+
+/// Grades a puzzle: solves it with [`HumanSolver`], easiest technique first, and takes the
+/// level of the hardest technique it needed (see the [module docs](self)).
+///
+/// # Errors
+/// [`ImproperPuzzle`] unless the puzzle has exactly one solution (unique rectangles and the
+/// grade itself assume one).
+pub fn grade(givens: &Grid) -> Result<Grading, ImproperPuzzle> {
+    let solution = unique_solution(givens)?;
+    let SolvePath { steps, .. } =
+        HumanSolver::default().solve(Board::new(givens), Some(&solution), true);
+    let hardest = steps.iter().map(|s| s.technique).max();
+    Ok(Grading {
+        level: hardest.map_or(Level::Easy, Level::of),
+        hardest,
+        steps,
+        solution,
+    })
+}
+
+/// Whether the techniques of `level` and easier solve `givens` without search: that is,
+/// whether a proper puzzle's grade is at most `level`. Cheaper than [`grade`] (no solution
+/// count, no harder technique tried), for the generator. Assumes a proper puzzle: the unique
+/// rectangle deduction (Expert) is sound only then.
+pub fn solvable_within(givens: &Grid, level: Level) -> bool {
+    if level == Level::Extreme {
+        return true;
+    }
+    let solver = HumanSolver {
+        max: level.hardest_technique(),
+    };
+    solver
+        .solve(Board::new(givens), None, true)
+        .board
+        .is_solved()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::parse;
+
+    #[test]
+    fn levels_parse_and_map() {
+        assert_eq!("Hard".parse::<Level>(), Ok(Level::Hard));
+        assert!("harder".parse::<Level>().is_err());
+        assert_eq!(Level::Easy.hardest_technique(), Technique::NakedSingle);
+        assert_eq!(Level::Medium.hardest_technique(), Technique::HiddenPair);
+        assert_eq!(Level::Hard.hardest_technique(), Technique::HiddenQuad);
+        assert_eq!(Level::Expert.hardest_technique(), Technique::Jellyfish);
+        assert_eq!(Level::Extreme.hardest_technique(), Technique::Search);
+        // Levels never go down along the technique order.
+        for pair in Technique::ALL.windows(2) {
+            assert!(Level::of(pair[0]) <= Level::of(pair[1]), "{pair:?}");
+        }
+    }
+
+    #[test]
+    fn grades_of_known_puzzles() {
+        // Qt's example puzzle: singles only.
+        let qt = parse(
+            "...26.7.168..7..9.19...45..82.1...4...46.29...5...3.28..93...74.4..5..367.3.18...",
+        )
+        .unwrap();
+        let g = grade(&qt).unwrap();
+        assert_eq!(g.level, Level::Easy);
+        assert!(g.steps.iter().all(|s| s.placements.len() == 1));
+        assert!(solvable_within(&qt, Level::Easy));
+
+        // The first of the forum's "hardest 1106": needs search.
+        let hardest = parse(
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        )
+        .unwrap();
+        let g = grade(&hardest).unwrap();
+        assert_eq!(g.level, Level::Extreme);
+        assert_eq!(g.hardest, Some(Technique::Search));
+        assert!(!solvable_within(&hardest, Level::Expert));
+
+        // A solved grid needs nothing.
+        let g = grade(&g.solution.clone()).unwrap();
+        assert_eq!((g.level, g.hardest), (Level::Easy, None));
+    }
+
+    #[test]
+    fn improper_puzzles_are_refused() {
+        assert_eq!(
+            grade(&Grid::default()),
+            Err(ImproperPuzzle::MultipleSolutions)
+        );
+        let clash = parse(
+            ".4.1..35.............2.5......4.89..26.....12.5.3....7..4...16.6....7....1..8..2.",
+        );
+        // The parser refuses clashing givens, so build the grid by hand.
+        assert!(clash.is_err());
+        let mut g = Grid::default();
+        g.0[0][0] = 5;
+        g.0[0][8] = 5;
+        let e = grade(&g).unwrap_err();
+        assert_eq!(e.to_string(), "invalid: 5 twice in row 1 (r1c1 and r1c9)");
+    }
+}

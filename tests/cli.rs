@@ -1,0 +1,192 @@
+//! The `sudoku` binary's command line, run as a user would: files in a temporary folder,
+//! standard input, exit statuses.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const QT_LINE: &str =
+    "...26.7.168..7..9.19...45..82.1...4...46.29...5...3.28..93...74.4..5..367.3.18...";
+const QT_SOLUTION: &str =
+    "435269781682571493197834562826195347374682915951743628519326874248957136763418259";
+const QT_DATA: &str = "\
+0, 0, 0, 2, 6, 0, 7, 0, 1
+6, 8, 0, 0, 7, 0, 0, 9, 0
+1, 9, 0, 0, 0, 4, 5, 0, 0
+8, 2, 0, 1, 0, 0, 0, 4, 0
+0, 0, 4, 6, 0, 2, 9, 0, 0
+0, 5, 0, 0, 0, 3, 0, 2, 8
+0, 0, 9, 3, 0, 0, 0, 7, 4
+0, 4, 0, 0, 5, 0, 0, 3, 6
+7, 0, 3, 0, 1, 8, 0, 0, 0
+";
+/// Two 5s in row 1 (r1c1 and r1c9).
+const CLASH: &str =
+    "5.......5........................................................................";
+const EMPTY: &str =
+    ".................................................................................";
+/// No clash, but r1c9 has no candidate (edge_cases.txt).
+const NONE: &str =
+    "..9.287..8.6..4..5..3.....46.........2.71345.........23.....5..9..4..8.7..125.3..";
+
+/// A file with `text` in a fresh temporary folder.
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sudoku-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn sudoku(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let input = stdin.unwrap_or("").to_owned();
+    let mut pipe = child.stdin.take().unwrap();
+    std::thread::spawn(move || pipe.write_all(input.as_bytes()));
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+#[test]
+fn solve_answers_each_line_and_reports_bad_ones() {
+    let file = temp_file(
+        "mixed.txt",
+        &format!("# a comment\n{QT_LINE}\n{EMPTY}\nnot a puzzle\n{CLASH}\n{NONE}:0\n"),
+    );
+    let path = file.to_str().unwrap();
+    let out = sudoku(&["solve", path], None);
+    assert_eq!(out.status.code(), Some(1), "a bad line gives status 1");
+    assert_eq!(
+        text(&out.stdout),
+        format!("{QT_SOLUTION}\nmultiple\ninvalid: 5 twice in row 1 (r1c1 and r1c9)\nnone\n")
+    );
+    assert_eq!(
+        text(&out.stderr),
+        format!("{path}:4: `n` (character 1) is not a digit or `.`\n")
+    );
+}
+
+#[test]
+fn solve_reads_stdin_and_qt_files() {
+    let out = sudoku(&["solve", "-"], Some(&format!("{QT_LINE}\n{QT_LINE}\n")));
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), format!("{QT_SOLUTION}\n{QT_SOLUTION}\n"));
+
+    let data = temp_file("qt.data", QT_DATA);
+    let out = sudoku(&["solve", data.to_str().unwrap()], None);
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), format!("{QT_SOLUTION}\n"));
+
+    let bad = temp_file("bad.data", &QT_DATA.replace("7, 0, 3, 0", "7, 0, x, 0"));
+    let out = sudoku(&["solve", bad.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).ends_with("bad.data:9: `x` is not a digit\n"));
+}
+
+#[test]
+fn solve_count_counts_up_to_the_limit() {
+    // One puzzle of tdoku's list with 3 solutions.
+    let three = "8.........95.......67.........472968...913245...856137....9.716...6.8492......583";
+    let out = sudoku(
+        &["solve", "--count", "--limit", "50", "-"],
+        Some(&format!("{QT_LINE}\n{three}\n{EMPTY}\n{NONE}\n{CLASH}\n")),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "1\n3\n50+\n0\ninvalid: 5 twice in row 1 (r1c1 and r1c9)\n"
+    );
+}
+
+#[test]
+fn generate_is_reproducible_and_graded() {
+    let args = ["generate", "--level", "hard", "-n", "3", "--seed", "11"];
+    let a = sudoku(&args, None);
+    let b = sudoku(&args, None);
+    assert!(a.status.success(), "{}", text(&a.stderr));
+    assert_eq!(a.stdout, b.stdout, "same seed, same puzzles");
+    let puzzles = text(&a.stdout);
+    assert_eq!(puzzles.lines().count(), 3);
+    assert!(puzzles.lines().all(|l| l.len() == 81));
+
+    let graded = sudoku(&["grade", "-"], Some(&puzzles));
+    assert!(graded.status.success());
+    for line in text(&graded.stdout).lines() {
+        assert!(line.starts_with("hard ("), "{line}");
+    }
+    let other = sudoku(
+        &["generate", "--level", "hard", "-n", "3", "--seed", "12"],
+        None,
+    );
+    assert_ne!(other.stdout, a.stdout);
+
+    let symmetric = sudoku(
+        &[
+            "generate",
+            "--level",
+            "easy",
+            "--seed",
+            "5",
+            "--symmetry",
+            "rotational",
+        ],
+        None,
+    );
+    let line = text(&symmetric.stdout);
+    let cells: Vec<char> = line.trim().chars().collect();
+    assert!((0..81).all(|i| (cells[i] == '.') == (cells[80 - i] == '.')));
+}
+
+#[test]
+fn grade_names_level_and_technique() {
+    let file = temp_file("grade.txt", &format!("{QT_LINE}\n{EMPTY}\n"));
+    let out = sudoku(&["grade", "--steps", file.to_str().unwrap()], None);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    let mut lines = stdout.lines();
+    assert_eq!(lines.next(), Some("easy (Hidden Single)"));
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("  Hidden Single: In box "));
+    assert_eq!(stdout.lines().last(), Some("multiple"));
+}
+
+#[test]
+fn hint_gives_a_step_or_the_mistake() {
+    let out = sudoku(&["hint", QT_LINE], None);
+    assert!(out.status.success());
+    assert!(
+        text(&out.stdout).starts_with("Hidden Single: In box "),
+        "{}",
+        text(&out.stdout)
+    );
+
+    let mistake = format!("2{}", &QT_LINE[1..]);
+    let out = sudoku(&["hint", QT_LINE, "--current", &mistake], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "Mistake at r1c1: 2 is already in row 1, at r1c4.\n"
+    );
+
+    let out = sudoku(&["hint", EMPTY], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("more than one solution"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = sudoku(&["generate", "--level", "impossible"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown level"));
+}
