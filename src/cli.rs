@@ -50,6 +50,9 @@ pub struct Cli {
     /// What to do; none opens the game.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Open this puzzle file (81-character line or Qt .data grid) in the game window.
+    #[arg(long, value_name = "FILE")]
+    pub open: Option<std::path::PathBuf>,
 }
 
 /// A subcommand.

@@ -13,7 +13,8 @@ mod cli;
 include!(concat!(env!("OUT_DIR"), "/bundled_puzzles.rs"));
 
 fn main() {
-    if let Some(command) = cli::Cli::parse().command {
+    let cli = cli::Cli::parse();
+    if let Some(command) = cli.command {
         std::process::exit(cli::run(command));
     }
     let puzzles = BUNDLED_PUZZLES
@@ -24,7 +25,7 @@ fn main() {
                 .expect("build.rs validated every bundled puzzle, so it parses"),
         })
         .collect();
-    if let Err(error) = sudoku_ui::run(puzzles) {
+    if let Err(error) = sudoku_ui::run_with_file(puzzles, cli.open.as_deref()) {
         eprintln!("sudoku: {error}");
         std::process::exit(1);
     }
