@@ -1,19 +1,17 @@
-//! The Sudoku engine: answers about a grid that need search.
+//! The Sudoku engine: everything about a grid that needs more than the rules of the game.
 //!
-//! For now it is one solver ([`count_solutions`], [`solve`]) used to check that a puzzle has
-//! exactly one solution. A faster engine with hints and grading will replace the inside of this
-//! module; the two functions here are its interface to the rest of the crate and to the game's
-//! build script.
-//!
-//! How the solver works: each empty cell keeps a 9-bit mask of its candidates, and placing a
-//! digit removes it from the cell's 20 peers. Before each branch the board is propagated to a
-//! fixed point with naked singles (a cell with one candidate), hidden singles (a digit with one
-//! place in a house) and locked candidates (a digit confined to where a line crosses a box); a
-//! cell without candidates or a digit without a place ends the branch. It then branches two
-//! ways where it can (a cell with two candidates, else a digit with two places in a house),
-//! otherwise on the cell with the fewest candidates, each alternative on a copy of the board.
-//! In a release build the 375 puzzles of the forum's "hardest 1106" list take about a
-//! millisecond each to prove unique, and an empty grid shows two solutions at once.
+//! - **Search** ([`solve`], [`count_solutions`], [`classify`]): a bitboard solver in the
+//!   JCZSolve family (see the `solver` module docs): candidates as per-digit band bitboards,
+//!   propagation of naked and hidden singles and locked candidates, and a guess on a bivalue
+//!   cell when propagation stalls. [`classify`] sorts a grid into unique, multiple, none or
+//!   invalid, naming the clashing givens ([`Clash`]).
+//! - **Search trace** ([`trace`]): the steps of a simple candidate-mask search (place,
+//!   eliminate, guess, backtrack) as an iterator, for an animated solve. It is a separate
+//!   solver, so the plain search pays nothing for it.
+//! - **Human techniques** ([`techniques`]): naked and hidden singles up to unique rectangles,
+//!   each step named and explained; [`grade`] maps the hardest technique a puzzle needs to a
+//!   [`Level`]; [`generate`] makes puzzles of a requested level from a seed; [`hint`] finds the
+//!   player's first mistake or the easiest next step.
 
 mod solver;
 mod trace;
