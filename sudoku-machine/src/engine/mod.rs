@@ -21,7 +21,7 @@ pub mod grade;
 pub mod hint;
 pub mod techniques;
 
-pub use solver::{classify, clashes, count_solutions, solve, Clash, Classification, House};
+pub use solver::{clashes, classify, count_solutions, solve, Clash, Classification, House};
 pub use trace::{trace, EliminationReason, PlacementReason, Trace, TraceStep};
 
 pub use generate::{generate, generate_with, Generated, Options, Symmetry};
