@@ -199,6 +199,17 @@ fn emit_table(dir: &Path, found: bool, cases: &[Case]) -> String {
             );
         }
     }
+    out.push_str("\n/// A random-walk checker for every compiled chart (see `crate::walk`).\npub static WALKS: &[(&str, crate::WalkFn)] = &[\n");
+    for case in cases {
+        if let Kind::Compiled { module, .. } = &case.kind {
+            let _ = writeln!(
+                out,
+                "    (\"{}/{}\", crate::walk::<charts::{module}::MachineChart>),",
+                case.group, case.name
+            );
+        }
+    }
+    out.push_str("];\n");
     out.push_str("\n/// Every chart of the folder, in group and name order.\npub static CASES: &[crate::TestCase] = &[\n");
     for case in cases {
         let trace_json = match &case.trace {

@@ -204,3 +204,112 @@ mod tests {
         }
     }
 }
+
+/// A random walk through one compiled chart (see [`walk`]).
+pub type WalkFn = fn(&[u16]) -> Result<(), String>;
+
+/// Drives a fresh machine of chart `C` with `picks`: each pick chooses one of the event names
+/// the chart's transitions mention, an event it never handles, or 50 ms of machine time. After
+/// start and after every pick the configuration must be legal ([`check_configuration`]), and
+/// nothing may panic.
+///
+/// # Errors
+/// The first illegal configuration, with the events that led to it.
+pub fn walk<C: Chart>(picks: &[u16]) -> Result<(), String> {
+    let mut alphabet: Vec<&'static str> = C::tables()
+        .transitions
+        .iter()
+        .flat_map(|t| t.events.iter().copied())
+        .filter(|e| *e != "*")
+        .collect();
+    alphabet.sort_unstable();
+    alphabet.dedup();
+    alphabet.push("never.handled");
+    let machine = Machine::<C>::new();
+    machine.set_max_microsteps(10_000);
+    let _errors = machine.connect_to_error(|_| {});
+    machine.start();
+    let mut done = Vec::new();
+    check_configuration(&machine).map_err(|e| format!("after start: {e}"))?;
+    for &p in picks {
+        match alphabet.get(p as usize % (alphabet.len() + 1)) {
+            Some(event) => {
+                machine.submit_event(event, ());
+                done.push(*event);
+            }
+            None => {
+                machine.advance_time(Duration::from_millis(50));
+                done.push("(50 ms)");
+            }
+        }
+        check_configuration(&machine).map_err(|e| format!("after {done:?}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Checks that a machine's configuration is legal (SCXML 1.0, section 3.11): every active
+/// state's parent is active, an active compound state (and the root) has exactly one active
+/// child, an active parallel state has all its regions active; a stopped machine has none.
+///
+/// # Errors
+/// What is wrong, naming the states.
+pub fn check_configuration<C: Chart>(machine: &Machine<C>) -> Result<(), String> {
+    use sudoku_scxmlc::runtime::StateKind;
+    let states = C::tables().states;
+    let ids = machine.active_state_ids();
+    if !machine.is_running() {
+        return if ids.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("stopped, yet {ids:?} are active"))
+        };
+    }
+    let mut active = vec![false; states.len()];
+    active[0] = true;
+    for id in &ids {
+        let i = states
+            .iter()
+            .position(|s| s.id == *id && s.kind != StateKind::Root)
+            .ok_or_else(|| format!("active state `{id}` is not in the chart"))?;
+        active[i] = true;
+    }
+    for (i, s) in states.iter().enumerate().filter(|&(i, _)| active[i]) {
+        if i != 0 && !active[s.parent as usize] {
+            return Err(format!(
+                "`{}` is active without its parent `{}`",
+                s.id, states[s.parent as usize].id
+            ));
+        }
+        let regions: Vec<&str> = s
+            .children
+            .iter()
+            .filter(|&&c| !states[c as usize].kind.is_history())
+            .filter(|&&c| active[c as usize])
+            .map(|&c| states[c as usize].id)
+            .collect();
+        let children = s
+            .children
+            .iter()
+            .filter(|&&c| !states[c as usize].kind.is_history())
+            .count();
+        match s.kind {
+            StateKind::Root | StateKind::Compound if regions.len() != 1 => {
+                return Err(format!(
+                    "compound `{}` has active children {regions:?}",
+                    s.id
+                ));
+            }
+            StateKind::Parallel if regions.len() != children => {
+                return Err(format!(
+                    "parallel `{}` has only {regions:?} of {children} regions active",
+                    s.id
+                ));
+            }
+            StateKind::ShallowHistory | StateKind::DeepHistory => {
+                return Err(format!("history state `{}` is active", s.id));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
