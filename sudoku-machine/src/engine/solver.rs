@@ -10,32 +10,50 @@
 //! cells of its digit. `unsolved[b]` marks the cells of band `b` not yet decided, and `seen`
 //! keeps each board as its last band update left it, so a board that differs needs an update.
 //!
+//! # Setup
+//!
+//! The boards are built from the givens in one pass: digit `d` may be in a cell when the cell
+//! holds no other given and no given `d` shares its row, column or box (see
+//! `State::from_givens`). Two equal givens in a house fail at once.
+//!
 //! # Propagation
 //!
 //! This is the band propagation of JCZSolve (J. Zhou / "zhouyundong", later tuned by
-//! "champagne" and "JasonLion"), re-derived here rather than ported:
+//! "champagne" and "JasonLion"; the Rust `sudoku` crate by emerentius is a port of it), re-derived
+//! here rather than ported:
 //!
 //! - **Band update** of one board. In a band, a digit sits once in each of the three rows and
 //!   once in each of the three boxes, so its three places form a permutation `row -> box`. The
 //!   nine row/box *segments* that still hold the digit allow some of the six permutations; the
-//!   union of the allowed ones ([`SHRINK`]) is all the segments that may keep the digit. This
-//!   one table look-up does locked candidates in both directions (pointing and claiming) and
-//!   finds hidden singles of rows and boxes, and an empty union is a contradiction. A row left
-//!   with one cell is then solved: the cell is cleared from the other digits' boards. A box
-//!   whose cells for the digit lie in one column clears that column from the other two bands
-//!   (pointing along a column; this also carries a placement to its column).
+//!   union of the allowed ones ([`SHRINK`], widened to cells in [`LOCKED_CELLS`]) is all the
+//!   segments that may keep the digit. This one table look-up does locked candidates in both
+//!   directions (pointing and claiming) and finds hidden singles of rows and boxes, and an empty
+//!   union is a contradiction. A box whose cells for the digit lie in one column clears that
+//!   column from the other two bands (pointing along a column; this also carries a placement to
+//!   its column). A row left with one segment whose box keeps one column holds one cell
+//!   ([`LONE_CELLS`]): the cell is solved and cleared from the other digits' boards. The update
+//!   has no data-dependent branch (besides the contradiction): clearing the solved cells always,
+//!   even when none is new, measured faster than testing first (the test mispredicts; the
+//!   `sudoku` crate's notes say the same).
 //! - **Naked singles**: per band, bit-sliced counting over the nine boards finds the cells with
-//!   one candidate (placed) and with none (a contradiction).
-//! - **Hidden singles in columns**, only when nothing else is left, since the band update does
-//!   not look across bands.
+//!   one candidate (placed) and with none (a contradiction), and the cells with two.
+//!
+//! Hidden singles in columns (across bands) were tried and left out: on the benchmark
+//! collections they cost more than the guesses they save.
 //!
 //! # Search
 //!
-//! When propagation stalls the search branches on a cell with two candidates if there is one
-//! (the first of the band with the most undecided cells), else on a cell with the fewest
-//! (minimum remaining values). Each alternative but the last runs
-//! on a copy of the state (124 bytes); the last one reuses it. The search stops once `limit`
-//! solutions are counted, so an empty grid with `limit = 2` takes microseconds.
+//! When propagation stalls the search branches on the first cell with two candidates of the
+//! first band that has one (as JCZSolve does), else on the first undecided cell of each band
+//! with the fewest candidates among those three (the `sudoku` crate's compromise: scanning
+//! every cell for the minimum costs more than it saves). Each alternative but the last runs on
+//! a copy of the state (228 bytes); the last one reuses it. The search stops once `limit`
+//! solutions are counted, so an empty grid with `limit = 2` takes microseconds. A solution is
+//! kept as its boards and turned into a grid only when asked for, so counting pays nothing
+//! for it.
+//!
+//! The benchmark crate `sudoku-machine/bench` compares this solver with the `sudoku` crate
+//! (`examples/ratio.rs` for wall time, `icount.sh` for instructions per puzzle).
 
 use std::fmt;
 
@@ -46,8 +64,8 @@ const BAND: u32 = (1 << 27) - 1;
 
 /// For a 9-bit row of a band board, the 3-bit set of its three segments (one per box) that
 /// hold a candidate.
-const SEG3: [u8; 512] = {
-    let mut t = [0u8; 512];
+const SEG3: [u32; 512] = {
+    let mut t = [0u32; 512];
     let mut row = 0;
     while row < 512 {
         let mut k = 0;
@@ -108,17 +126,49 @@ const EXPAND: [u32; 512] = {
     t
 };
 
-/// For the 9-bit set of columns a band board uses, the columns that are the only column of
-/// their box: the digit of that box is in that column, so the other bands lose it.
-const COL_SINGLE: [u16; 512] = {
-    let mut t = [0u16; 512];
+/// For a segment pattern (as in [`SHRINK`]), the cells of the segments it keeps: 0 when none.
+const LOCKED_CELLS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut p = 0;
+    while p < 512 {
+        t[p] = EXPAND[SHRINK[p] as usize];
+        p += 1;
+    }
+    t
+};
+
+/// For a segment pattern (as in [`SHRINK`]), the cells of the segments it keeps that are the
+/// only segment kept in their row.
+const LONE_CELLS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut p = 0;
+    while p < 512 {
+        let q = SHRINK[p] as usize;
+        let mut r = 0;
+        while r < 3 {
+            let row = (q >> (3 * r)) & 7;
+            if row == 1 || row == 2 || row == 4 {
+                t[p] |= EXPAND[row << (3 * r)];
+            }
+            r += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// For the 9-bit set of columns a band board uses, the cells of the band (27 bits) in the columns
+/// that are the only column of their box: the digit of that box is in that column, so the other
+/// bands lose it.
+const COL_SINGLE: [u32; 512] = {
+    let mut t = [0u32; 512];
     let mut f = 0;
     while f < 512 {
         let mut k = 0;
         while k < 3 {
             let seg = (f >> (3 * k)) & 7;
             if seg == 1 || seg == 2 || seg == 4 {
-                t[f] |= (seg << (3 * k)) as u16;
+                t[f] |= (seg << (3 * k)) as u32 * COLUMNS_TO_BAND;
             }
             k += 1;
         }
@@ -151,6 +201,40 @@ const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
 /// Multiplying a 9-bit column set by this repeats it in the three rows of a band.
 const COLUMNS_TO_BAND: u32 = 1 | 1 << 9 | 1 << 18;
+
+/// A 3-bit set of the rows of a band widened to the 27-bit mask of their cells.
+const ROWS_TO_BAND: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut r = 0;
+        while r < 3 {
+            if i & (1 << r) != 0 {
+                t[i] |= 511 << (9 * r);
+            }
+            r += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// A 3-bit set of the boxes of a band widened to the 27-bit mask of their cells.
+const BOXES_TO_BAND: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut k = 0;
+        while k < 3 {
+            if i & (1 << k) != 0 {
+                t[i] |= (7 << (3 * k)) * COLUMNS_TO_BAND;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// A branch ended: some cell, row, column or box has no place left for a digit.
 struct Contradiction;
@@ -190,23 +274,50 @@ macro_rules! update_changed {
 
 impl State {
     /// The state of a grid's givens, or `None` when a value is above 9 or two givens of a house
-    /// are equal (only the clashes visible at once; the propagation finds the rest).
+    /// are equal.
+    ///
+    /// The boards are built in one pass rather than by placing the givens one by one: digit `d`
+    /// may be in a cell when the cell holds no other given and no given `d` shares its row,
+    /// column or box. The band updates of the first propagation then start from a grid where
+    /// every consequence of the givens that a single placement has is already drawn.
     fn from_givens(givens: &Grid) -> Option<State> {
-        let mut state = State {
-            cand: [BAND; 27],
-            seen: [0; 27],
-            unsolved: [BAND; 3],
-        };
-        for (i, &v) in givens.0.iter().flatten().enumerate() {
-            match v {
-                0 => {}
-                1..=9 => {
-                    let (b, x) = (i / 27, 1u32 << (i % 27));
-                    if !state.place(usize::from(v - 1), b, x) {
-                        return None;
-                    }
+        // Per digit: the rows, columns and boxes (9 bits each) that hold it, and the cells of
+        // each band that hold it.
+        let mut rows = [0u32; 9];
+        let mut cols = [0u32; 9];
+        let mut boxes = [0u32; 9];
+        let mut cells = [[0u32; 3]; 9];
+        let mut filled = [0u32; 3];
+        for (r, line) in givens.0.iter().enumerate() {
+            for (c, &v) in line.iter().enumerate() {
+                if v == 0 {
+                    continue;
                 }
-                _ => return None,
+                let d = usize::from(v).checked_sub(1).filter(|&d| d < 9)?;
+                let (rb, cb, bb) = (1 << r, 1 << c, 1 << (r / 3 * 3 + c / 3));
+                if (rows[d] & rb) | (cols[d] & cb) | (boxes[d] & bb) != 0 {
+                    return None;
+                }
+                rows[d] |= rb;
+                cols[d] |= cb;
+                boxes[d] |= bb;
+                let x = 1 << (9 * (r % 3) + c);
+                cells[d][r / 3] |= x;
+                filled[r / 3] |= x;
+            }
+        }
+        let mut state = State {
+            cand: [0; 27],
+            seen: [0; 27],
+            unsolved: [BAND & !filled[0], BAND & !filled[1], BAND & !filled[2]],
+        };
+        for d in 0..9 {
+            let free_cols = (!cols[d] & 511) * COLUMNS_TO_BAND;
+            for b in 0..3 {
+                let free_rows = ROWS_TO_BAND[((!rows[d] >> (3 * b)) & 7) as usize];
+                let free_boxes = BOXES_TO_BAND[((!boxes[d] >> (3 * b)) & 7) as usize];
+                state.cand[3 * d + b] =
+                    (free_rows & free_cols & free_boxes & !filled[b]) | cells[d][b];
             }
         }
         Some(state)
@@ -228,40 +339,37 @@ impl State {
     /// The band update of board `I` (see the module documentation).
     #[inline(always)]
     fn update<const I: usize>(&mut self) -> Result<(), Contradiction> {
+        // (The `& 511` on every index lets the compiler drop the bounds checks.)
         let m = self.cand[I];
-        let p = usize::from(SEG3[(m & 511) as usize])
-            | usize::from(SEG3[((m >> 9) & 511) as usize]) << 3
-            | usize::from(SEG3[(m >> 18) as usize]) << 6;
-        let q = SHRINK[p];
-        if q == 0 {
+        let p = SEG3[(m & 511) as usize]
+            | SEG3[((m >> 9) & 511) as usize] << 3
+            | SEG3[((m >> 18) & 511) as usize] << 6;
+        let p = (p & 511) as usize;
+        let m = m & LOCKED_CELLS[p];
+        if m == 0 {
             return Err(Contradiction);
         }
-        let m = m & EXPAND[usize::from(q)];
-        self.cand[I] = m;
-        self.seen[I] = m;
         let (d, b) = (I / 3, I % 3);
 
         // Boxes confined to one column clear it from the other bands.
-        let keep =
-            !(u32::from(COL_SINGLE[((m | m >> 9 | m >> 18) & 511) as usize]) * COLUMNS_TO_BAND);
+        let keep = !COL_SINGLE[((m | m >> 9 | m >> 18) & 511) as usize];
         let [b1, b2] = OTHER_BANDS[b];
         self.cand[3 * d + b1] &= keep;
         self.cand[3 * d + b2] &= keep;
 
-        // Rows with one cell left (none is empty after SHRINK) solve their cell.
-        let (r0, r1, r2) = (m & 511, (m >> 9) & 511, m >> 18);
-        let single = (r0 & ((r0 & (r0 - 1) == 0) as u32).wrapping_neg())
-            | (r1 << 9 & ((r1 & (r1 - 1) == 0) as u32).wrapping_neg())
-            | (r2 << 18 & ((r2 & (r2 - 1) == 0) as u32).wrapping_neg());
-        let newly = single & self.unsolved[b];
-        self.unsolved[b] &= !newly;
+        // A row left with one segment (after SHRINK its box has no other row's segment) whose box
+        // keeps one column holds one cell: that cell is solved.
+        let single = LONE_CELLS[p] & !keep & m;
+        // Clear them from all nine boards of the band, this one included (a cell solved earlier
+        // is already clear in the others), then store this one.
+        self.unsolved[b] &= !single;
         let mut j = b;
         while j < 27 {
-            if j != I {
-                self.cand[j] &= !newly;
-            }
+            self.cand[j] &= !single;
             j += 3;
         }
+        self.cand[I] = m;
+        self.seen[I] = m;
         Ok(())
     }
 
@@ -285,9 +393,10 @@ impl State {
                 return Ok(Next::Solved);
             }
 
-            // Naked singles, and the first cell with two candidates in case none is found.
-            let mut branch: Option<(usize, u32)> = None;
+            // Naked singles, and the cells with two candidates of each band, to branch on.
+            let mut pairs = [0u32; 3];
             let mut placed = false;
+            #[allow(clippy::needless_range_loop)] // `b` indexes the boards too
             for b in 0..3 {
                 let u = self.unsolved[b];
                 if u == 0 {
@@ -313,82 +422,29 @@ impl State {
                     };
                     self.place(d, b, x);
                 }
-                let pairs = u & twice & !thrice;
-                // Of the bands with such a cell, the one with the most undecided cells: measured
-                // to need fewer guesses than the first band on the hard collections.
-                let busier = match branch {
-                    None => true,
-                    Some((other, _)) => self.unsolved[other].count_ones() < u.count_ones(),
-                };
-                if pairs != 0 && busier {
-                    branch = Some((b, pairs & pairs.wrapping_neg()));
-                }
+                pairs[b] = u & twice & !thrice;
             }
             if placed {
                 continue;
             }
 
-            if self.hidden_singles_in_columns()? {
-                continue;
-            }
-            if let Some((b, x)) = branch {
+            if let Some(b) = (0..3).find(|&b| pairs[b] != 0) {
+                let x = pairs[b] & pairs[b].wrapping_neg();
                 return Ok(Next::Branch { b, x });
             }
-            return Ok(self.fewest_candidates());
+            return Ok(self.first_cells_fewest());
         }
     }
 
-    /// Places every digit that has one cell left in a column; true when it placed any. A column
-    /// without a place for a digit is a contradiction.
-    fn hidden_singles_in_columns(&mut self) -> Result<bool, Contradiction> {
-        let mut placed = false;
-        for d in 0..9 {
-            let (mut once, mut twice, mut solved) = (0u32, 0u32, 0u32);
-            for b in 0..3 {
-                let m = self.cand[3 * d + b];
-                let s = m & !self.unsolved[b];
-                solved |= s | s >> 9 | s >> 18;
-                for row in [m & 511, (m >> 9) & 511, m >> 18] {
-                    twice |= once & row;
-                    once |= row;
-                }
-            }
-            if once != 511 {
-                return Err(Contradiction);
-            }
-            let mut hidden = once & !twice & !solved & 511;
-            while hidden != 0 {
-                let col = hidden & hidden.wrapping_neg();
-                hidden &= hidden - 1;
-                let spread = col * COLUMNS_TO_BAND;
-                for b in 0..3 {
-                    let x = self.cand[3 * d + b] & spread;
-                    if x != 0 {
-                        if !self.place(d, b, x) {
-                            return Err(Contradiction);
-                        }
-                        placed = true;
-                        break;
-                    }
-                }
-            }
-            if placed {
-                // The other digits' column sets are stale; let the band updates run first.
-                return Ok(true);
-            }
-        }
-        Ok(placed)
-    }
-
-    /// The undecided cell with the fewest candidates (there is one, and none has fewer than two
-    /// once the naked singles are placed).
-    fn fewest_candidates(&self) -> Next {
+    /// Of the first undecided cell of each band, the one with the fewest candidates (there is
+    /// one, and none has fewer than two once the naked singles are placed). A cheap stand-in for
+    /// the cell with the fewest candidates of all, used only when no cell has two.
+    fn first_cells_fewest(&self) -> Next {
         let mut best = (u32::MAX, 0, 0);
         for b in 0..3 {
-            let mut u = self.unsolved[b];
-            while u != 0 {
+            let u = self.unsolved[b];
+            if u != 0 {
                 let x = u & u.wrapping_neg();
-                u &= u - 1;
                 let n = (0..9).filter(|&d| self.cand[3 * d + b] & x != 0).count() as u32;
                 if n < best.0 {
                     best = (n, b, x);
@@ -401,18 +457,24 @@ impl State {
         }
     }
 
-    /// The grid of a solved state.
-    fn grid(&self) -> Grid {
-        let mut grid = Grid::default();
+    /// The grid of solved boards (each board holds exactly its digit's cells).
+    fn grid(boards: &[u32; 27]) -> Grid {
+        // Band `b`, bit `x` of the band is `flat[32 * b + x]`: an index the compiler can see is
+        // in bounds.
+        let mut flat = [0u8; 96];
         for d in 0..9 {
             for b in 0..3 {
-                let mut m = self.cand[3 * d + b];
+                let mut m = boards[3 * d + b];
                 while m != 0 {
-                    let bit = m.trailing_zeros() as usize;
+                    flat[32 * b + m.trailing_zeros() as usize] = d as u8 + 1;
                     m &= m - 1;
-                    grid.0[3 * b + bit / 9][bit % 9] = d as u8 + 1;
                 }
             }
+        }
+        let mut grid = Grid::default();
+        for (r, row) in grid.0.iter_mut().enumerate() {
+            let start = 32 * (r / 3) + 9 * (r % 3);
+            row.copy_from_slice(&flat[start..start + 9]);
         }
         grid
     }
@@ -422,7 +484,15 @@ impl State {
 struct Found {
     count: usize,
     limit: usize,
-    first: Option<Grid>,
+    /// The boards of the first solution (turned into a grid only when asked for).
+    first: Option<[u32; 27]>,
+}
+
+impl Found {
+    /// The first solution found, as a grid.
+    fn first_grid(&self) -> Option<Grid> {
+        self.first.as_ref().map(State::grid)
+    }
 }
 
 /// Depth-first search from `state`, stopping once `found.limit` solutions are counted.
@@ -433,7 +503,7 @@ fn search(mut state: State, found: &mut Found) {
             Ok(Next::Solved) => {
                 found.count += 1;
                 if found.first.is_none() {
-                    found.first = Some(state.grid());
+                    found.first = Some(state.cand);
                 }
                 return;
             }
@@ -493,7 +563,7 @@ pub fn count_solutions(givens: &Grid, limit: usize) -> usize {
 /// When the puzzle has several solutions this returns the first one the search finds; use
 /// [`count_solutions`] or [`classify`] to know whether it is the only one.
 pub fn solve(givens: &Grid) -> Option<Grid> {
-    run(givens, 1)?.first
+    run(givens, 1)?.first_grid()
 }
 
 /// A row, column or box, numbered from 0 (rows top to bottom, columns left to right, boxes in
@@ -608,9 +678,9 @@ pub fn classify(givens: &Grid) -> Classification {
     match run(givens, 2) {
         Some(Found {
             count: 1,
-            first: Some(grid),
+            first: Some(boards),
             ..
-        }) => Classification::Unique(grid),
+        }) => Classification::Unique(State::grid(&boards)),
         Some(Found { count: 2.., .. }) => Classification::Multiple,
         _ => Classification::None,
     }
@@ -645,7 +715,7 @@ mod tests {
         assert_eq!(SHRINK[0b111_111_111], 0b111_111_111);
         assert_eq!(SEG3[0b100_000_010], 0b101);
         assert_eq!(EXPAND[0b000_000_010], 0b111_000);
-        assert_eq!(COL_SINGLE[0b110_010_111], 0b000_010_000);
+        assert_eq!(COL_SINGLE[0b110_010_111], 0b000_010_000 * COLUMNS_TO_BAND);
         assert_eq!(PEERS_IN_BAND[0].count_ones(), 8 + 2 + 2 + 2 - 2 + 2);
     }
 
