@@ -1,4 +1,7 @@
 //! Compiles the game's state chart into `$OUT_DIR/sudoku.rs`.
 fn main() {
-    sudoku_scxmlc::compile("chart/sudoku.scxml").unwrap();
+    if let Err(e) = sudoku_scxmlc::compile("chart/sudoku.scxml") {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
 }

@@ -120,10 +120,7 @@ impl Config {
             (None, None) => return Err(Error::NotCargo),
         };
         println!("cargo:rerun-if-changed={}", path.display());
-        let text = std::fs::read_to_string(&path).map_err(|source| Error::Io {
-            path: path.clone(),
-            source,
-        })?;
+        let text = read_chart(&path)?;
         let generated = self.generate(&path, &text)?;
         for f in &generated.included_files {
             println!("cargo:rerun-if-changed={}", f.display());
@@ -187,6 +184,35 @@ impl Config {
             included_files,
         })
     }
+}
+
+/// Reads a chart file as UTF-8 text.
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be read; [`Error::Chart`] located at the first byte that
+/// is not UTF-8.
+pub fn read_chart(path: &Path) -> Result<String, Error> {
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bad = e.as_bytes()[at];
+        let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+        // Offsets into the lossy text line up with the bytes before the first bad one.
+        let src = SourceFile::new(path, text);
+        let diagnostics = vec![Diagnostic::error(
+            crate::diagnostic::Span::new(at, at + 1),
+            format!("the chart is not UTF-8 text (byte 0x{bad:02X})"),
+        )
+        .with_help("save the chart as UTF-8")];
+        Error::Chart {
+            path: path.to_path_buf(),
+            rendered: Rendered(&src, &diagnostics).to_string(),
+            diagnostics,
+        }
+    })
 }
 
 /// Validates a chart and renders it as a Graphviz DOT digraph: clusters for compound and

@@ -15,15 +15,27 @@
 //! [dependencies]
 //! sudoku-scxmlc = { version = "0.1", default-features = false }   # the runtime only
 //! [build-dependencies]
-//! sudoku-scxmlc = "0.1"                                           # the compiler
+//! sudoku-scxmlc = "0.1"                                           # the compiler (default feature)
 //! ```
 //!
 //! ```ignore
 //! // build.rs
 //! fn main() {
-//!     sudoku_scxmlc::compile("chart/traffic.scxml").unwrap();
+//!     if let Err(e) = sudoku_scxmlc::compile("chart/traffic.scxml") {
+//!         eprintln!("{e}"); // CHART:LINE:COL: error: ..., with the chart line and a caret
+//!         std::process::exit(1);
+//!     }
 //! }
 //! ```
+//!
+//! (`sudoku_scxmlc::compile(..).unwrap()` works too; the panic message then carries the same
+//! located diagnostics.) Build scripts run unoptimised by default: for charts with thousands
+//! of states, `[profile.dev.build-override] opt-level = 3` makes the compiler about ten times
+//! faster.
+//!
+//! Rust type errors in chart code (a `cond` that is not a `bool`, an `expr` of the wrong type)
+//! are found by rustc in the generated file, not by this compiler; every generated function
+//! and statement names the chart line it came from (`// light.scxml:4: <script>`).
 //!
 //! ```ignore
 //! // src/lib.rs
@@ -97,4 +109,4 @@ mod plan;
 mod validate;
 
 #[cfg(feature = "compiler")]
-pub use config::{compile, dot, Config, Error, Generated};
+pub use config::{compile, dot, read_chart, Config, Error, Generated};

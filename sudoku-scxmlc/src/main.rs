@@ -53,7 +53,7 @@ fn main() -> ExitCode {
 }
 
 fn read(path: &PathBuf) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+    sudoku_scxmlc::read_chart(path).map_err(|e| e.to_string())
 }
 
 fn run(command: Command) -> Result<(), String> {

@@ -202,3 +202,27 @@ fn warnings_for_unreachable_states_and_shadowed_transitions() {
         "only the outermost unreachable state: {all}"
     );
 }
+
+#[test]
+fn non_utf8_charts_are_located() {
+    let dir = std::env::temp_dir().join(format!("scxmlc-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chart = dir.join("latin1.scxml");
+    let mut bytes = format!("{HEAD}>\n  <state id=\"caf").into_bytes();
+    bytes.extend([0xE9, b'"', b'/', b'>']);
+    std::fs::write(&chart, bytes).unwrap();
+    let err = sudoku_scxmlc::read_chart(&chart).unwrap_err().to_string();
+    assert!(
+        err.contains("latin1.scxml:2:17: error: the chart is not UTF-8 text (byte 0xE9)"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn event_names_are_dot_separated_tokens() {
+    let chart = format!(
+        "{HEAD}>\n  <state id=\"a\"><onentry><raise event=\"o!\"/></onentry></state>\n</scxml>\n"
+    );
+    assert!(errors(&chart).contains("`o!` is not a valid event name"));
+}

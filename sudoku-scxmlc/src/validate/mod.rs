@@ -856,12 +856,16 @@ pub fn is_event_descriptor(token: &str) -> bool {
     is_event_name(body)
 }
 
-/// Whether a string is a valid event name: dot-separated non-empty names without `*` or spaces.
+/// Whether a string is a valid event name (SCXML 1.0, 3.12.1): dot-separated non-empty tokens
+/// of letters, digits, `_`, `-` and `:` (`error.execution`, `reply.2xx`, `done.invoke.a-b`).
 pub fn is_event_name(name: &str) -> bool {
     !name.is_empty()
-        && name
-            .split('.')
-            .all(|part| !part.is_empty() && !part.chars().any(|c| c == '*' || c.is_whitespace()))
+        && name.split('.').all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | ':'))
+        })
 }
 
 /// System variables of SCXML 1.0, section 5.10.
@@ -893,7 +897,7 @@ mod tests {
         for ok in ["*", "a", "a.b", "a.*", "a.", "error.execution", "reply.2xx"] {
             assert!(is_event_descriptor(ok), "{ok}");
         }
-        for bad in ["a..b", ".a", "a*", "*.a", "a.**", ""] {
+        for bad in ["a..b", ".a", "a*", "*.a", "a.**", "", "o!", "a b", "x/y"] {
             assert!(!is_event_descriptor(bad), "{bad}");
         }
     }
