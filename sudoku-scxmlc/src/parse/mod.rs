@@ -164,6 +164,13 @@ impl<'a> Parser<'a> {
                 format!("chart is larger than {MAX_SIZE} bytes"),
             ));
         }
+        // quick-xml passes these through; XML 1.0 (section 2.2) forbids them anywhere.
+        if let Some((at, c)) = self.src.char_indices().find(|&(_, c)| !is_xml_char(c)) {
+            return Err(Diagnostic::error(
+                Span::new(at, at + c.len_utf8()),
+                format!("character U+{:04X} is not allowed in XML", u32::from(c)),
+            ));
+        }
         loop {
             let start = self.reader.buffer_position() as usize;
             let (ns, event) = match self.reader.read_resolved_event() {
@@ -306,6 +313,12 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// XML 1.0's `Char`: tab, newline, carriage return and every other character from U+0020,
+/// except U+FFFE and U+FFFF (Rust `char`s are never surrogates).
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
 fn namespace_uri(ns: ResolveResult<'_>) -> Option<String> {
     match ns {
         ResolveResult::Bound(ns) => Some(String::from_utf8_lossy(ns.as_ref()).into_owned()),
@@ -342,6 +355,16 @@ mod tests {
         assert!(err[0].message.contains("malformed XML"), "{:?}", err);
         assert!(parse("").is_err());
         assert!(parse("<a/><b/>").is_err());
+    }
+
+    #[test]
+    fn rejects_characters_xml_forbids() {
+        let err = parse("<scxml>\n<state id=\"a\0\"/></scxml>").unwrap_err();
+        assert_eq!(err[0].message, "character U+0000 is not allowed in XML");
+        assert_eq!(err[0].span, Span::new(20, 21));
+        assert!(parse("<scxml>\u{1}</scxml>").is_err());
+        assert!(parse("<scxml>\u{FFFF}</scxml>").is_err());
+        assert!(parse("<scxml>\t\r\n\u{7f}\u{FEFF}\u{10FFFF}</scxml>").is_ok());
     }
 
     #[test]

@@ -28,6 +28,24 @@ pub fn parse_code(
     span: Span,
     kind: CodeKind,
 ) -> Result<Code, Diagnostic> {
+    // `syn` (and later `prettyplease`) recurse once per nesting level; bound the nesting first
+    // so deeply nested code is an error instead of a stack overflow. Code that does not even
+    // lex is left to `syn`, which reports it.
+    if let Ok(tokens) = text.parse::<TokenStream>() {
+        let limit = match kind {
+            CodeKind::Type => MAX_CODE_NESTING / 2,
+            CodeKind::Expr | CodeKind::Statements => MAX_CODE_NESTING,
+        };
+        if let Some(at) = too_deep(tokens, limit) {
+            return Err(Diagnostic::error(
+                locate(text, span, at.start()),
+                format!("Rust code is nested too deeply (deeper than {limit} levels)"),
+            )
+            .with_help(
+                "move the code into a function in the module that includes the generated file",
+            ));
+        }
+    }
     let parsed: syn::Result<TokenStream> = match kind {
         CodeKind::Expr => syn::parse_str::<syn::Expr>(text).map(|e| e.into_token_stream()),
         CodeKind::Type => syn::parse_str::<syn::Type>(text).map(|t| t.into_token_stream()),
@@ -66,6 +84,110 @@ pub fn parse_code(
             )
         }
     }
+}
+
+/// How deeply a piece of Rust code may nest, by the measure of [`too_deep`] (types: half
+/// that). Parsing and printing Rust code recurse once per level; at this bound the whole
+/// pipeline fits in the 2 MB stack of a test thread in a debug build (a build script's main
+/// thread has 8 MB).
+pub const MAX_CODE_NESTING: usize = 128;
+
+/// What entering a `(...)`, `[...]` or `{...}` group adds to the nesting.
+const GROUP_COST: usize = 4;
+
+/// What a `<` adds: generic arguments are the most stack-hungry nesting `syn` parses.
+const ANGLE_COST: usize = 6;
+
+/// Where `tokens` first nests deeper than `limit`, if anywhere.
+///
+/// The measure is conservative: a group costs [`GROUP_COST`] plus everything before it on its
+/// level, and on each level every punctuation mark and keyword (prefix operators, `=`,
+/// closures, `return`...) counts one, `<` counts [`ANGLE_COST`], up to a `;` that ends a
+/// statement.
+/// Identifiers, literals and commas count nothing. This bounds how deeply `syn` can recurse
+/// whatever the code, and lets through any code a person would write in a chart (a
+/// condition with 40 `&&` comparisons still passes). Iterative, so it cannot overflow itself.
+fn too_deep(tokens: TokenStream, limit: usize) -> Option<proc_macro2::Span> {
+    let mut stack = Vec::new();
+    let mut tokens = tokens.into_iter();
+    let (mut base, mut chain) = (0, 0);
+    loop {
+        let Some(tt) = tokens.next() else {
+            let (outer, outer_base, outer_chain) = stack.pop()?;
+            tokens = outer;
+            base = outer_base;
+            chain = outer_chain + 1;
+            continue;
+        };
+        match &tt {
+            TokenTree::Punct(p) if p.as_char() == ';' => chain = 0,
+            TokenTree::Punct(p) if p.as_char() == ',' => {}
+            TokenTree::Punct(p) if p.as_char() == '<' => chain += ANGLE_COST,
+            TokenTree::Punct(_) => chain += 1,
+            TokenTree::Ident(i) if is_keyword(&i.to_string()) => chain += 1,
+            TokenTree::Ident(_) | TokenTree::Literal(_) => {}
+            TokenTree::Group(g) => {
+                let inner = base + chain + GROUP_COST;
+                if inner > limit {
+                    return Some(g.span_open());
+                }
+                let outer = std::mem::replace(&mut tokens, g.stream().into_iter());
+                stack.push((outer, base, chain));
+                (base, chain) = (inner, 0);
+                continue;
+            }
+        }
+        if base + chain > limit {
+            return Some(tt.span());
+        }
+    }
+}
+
+/// Keywords that start or continue a construct `syn` parses recursively.
+fn is_keyword(s: &str) -> bool {
+    matches!(
+        s,
+        "as" | "async"
+            | "await"
+            | "box"
+            | "break"
+            | "const"
+            | "continue"
+            | "do"
+            | "dyn"
+            | "else"
+            | "enum"
+            | "extern"
+            | "fn"
+            | "for"
+            | "gen"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "macro"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "pub"
+            | "raw"
+            | "ref"
+            | "return"
+            | "static"
+            | "struct"
+            | "trait"
+            | "try"
+            | "type"
+            | "union"
+            | "unsafe"
+            | "use"
+            | "where"
+            | "while"
+            | "yield"
+            | "become"
+    )
 }
 
 /// Maps a `syn` error position inside `text` to a span in the chart.
@@ -121,6 +243,34 @@ mod tests {
             err.message
         );
         assert!(err.span.start >= span.start && err.span.start <= span.end);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let src = SourceFile::new("c", "");
+        for (open, close) in [
+            ("(", ")"),
+            ("{", "}"),
+            ("-", ""),
+            ("return ", ""),
+            ("|x| ", ""),
+        ] {
+            let n = 100_000;
+            let text = format!("{}1{}", open.repeat(n), close.repeat(n));
+            let err = parse_code(&src, &text, Span::new(0, 0), CodeKind::Expr).unwrap_err();
+            assert!(err.message.contains("nested too deeply"), "{}", err.message);
+        }
+        let ty = format!("{}i64{}", "Vec<".repeat(10_000), ">".repeat(10_000));
+        let err = parse_code(&src, &ty, Span::new(0, 0), CodeKind::Type).unwrap_err();
+        assert!(err.message.contains("nested too deeply"), "{}", err.message);
+        // Ordinary code is far from the bound.
+        let long = (0..40)
+            .map(|i| format!("x{i} > 0"))
+            .collect::<Vec<_>>()
+            .join(" && ");
+        parse_code(&src, &long, Span::new(0, 0), CodeKind::Expr).unwrap();
+        let nested = format!("{}1{}", "f(".repeat(25), ")".repeat(25));
+        parse_code(&src, &nested, Span::new(0, 0), CodeKind::Expr).unwrap();
     }
 
     #[test]
