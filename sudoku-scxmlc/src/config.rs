@@ -169,11 +169,22 @@ impl Config {
         let Some(chart) = chart else {
             return Err(fail(diagnostics));
         };
-        let warnings = diagnostics
+        let all: Vec<&Diagnostic> = diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Warning)
+            .collect();
+        let mut warnings: Vec<String> = all
+            .iter()
+            .take(crate::diagnostic::MAX_RENDERED)
             .map(|d| src.render(d))
             .collect();
+        if all.len() > crate::diagnostic::MAX_RENDERED {
+            warnings.push(format!(
+                "{}: … and {} more warnings not shown\n",
+                path.display(),
+                all.len() - crate::diagnostic::MAX_RENDERED
+            ));
+        }
         let included_files = chart.included_files.clone();
         let plan = plan::plan(chart, self.type_name.as_deref(), self.verbatim_state_names)
             .map_err(fail)?;

@@ -191,10 +191,21 @@ impl SourceFile {
 /// Diagnostics rendered against their chart.
 pub struct Rendered<'a>(pub &'a SourceFile, pub &'a [Diagnostic]);
 
+/// At most this many diagnostics are rendered; the rest are counted.
+pub const MAX_RENDERED: usize = 100;
+
 impl fmt::Display for Rendered<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for d in self.1 {
+        for d in self.1.iter().take(MAX_RENDERED) {
             f.write_str(&self.0.render(d))?;
+        }
+        if self.1.len() > MAX_RENDERED {
+            writeln!(
+                f,
+                "{}: … and {} more diagnostics not shown",
+                self.0.path.display(),
+                self.1.len() - MAX_RENDERED
+            )?;
         }
         Ok(())
     }
