@@ -226,3 +226,23 @@ fn event_names_are_dot_separated_tokens() {
     );
     assert!(errors(&chart).contains("`o!` is not a valid event name"));
 }
+
+#[test]
+fn src_attributes_must_name_regular_files() {
+    let dir = std::env::temp_dir().join(format!("scxmlc-src-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("folder")).unwrap();
+    let chart = dir.join("c.scxml");
+    let text = format!(
+        "{HEAD} datamodel=\"rust\">\n  <script src=\"folder\"/>\n  <script src=\"missing.rs\"/>\n  <state id=\"a\"/>\n</scxml>\n"
+    );
+    let err = Config::new()
+        .generate(&chart, &text)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("c.scxml:2:16: error:") && err.contains("is not a regular file"),
+        "{err}"
+    );
+    assert!(err.contains("c.scxml:3:16: error: cannot read"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

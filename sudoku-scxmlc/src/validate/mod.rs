@@ -418,6 +418,24 @@ impl<'a> Validator<'a> {
             return None;
         };
         let path = base.join(&src.value);
+        match std::fs::metadata(&path) {
+            Ok(m) if !m.is_file() => {
+                self.error(
+                    src.span,
+                    format!("`{}` is not a regular file", path.display()),
+                );
+                return None;
+            }
+            Ok(m) if m.len() > crate::parse::MAX_SIZE as u64 => {
+                let max = crate::parse::MAX_SIZE;
+                self.error(
+                    src.span,
+                    format!("`{}` is larger than {max} bytes", path.display()),
+                );
+                return None;
+            }
+            _ => {}
+        }
         match std::fs::read_to_string(&path) {
             Ok(text) => {
                 self.included_files.push(path);
