@@ -173,37 +173,6 @@ fn compare<C: Chart>(
 #[path = "../build/rewrite.rs"]
 mod rewrite;
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn trace_parses_with_and_without_after() {
-        let t = Trace::parse(
-            r#"{"initialConfiguration":["a"],"events":[
-                {"event":{"name":"t"},"nextConfiguration":["b"]},
-                {"after":100,"event":{"name":"t2"},"nextConfiguration":["d","c"]}]}"#,
-        )
-        .unwrap();
-        assert_eq!(t.initial_configuration, ["a"]);
-        assert_eq!(t.events.len(), 2);
-        assert_eq!(t.events[0].after, None);
-        assert_eq!(t.events[1].after, Some(100.0));
-        assert_eq!(t.events[1].event.name, "t2");
-    }
-
-    #[test]
-    fn table_is_consistent() {
-        if !SCION_DIR_FOUND {
-            assert!(CASES.is_empty());
-        }
-        for case in CASES {
-            if let Runner::Chart(_) = case.run {
-                Trace::parse(case.trace_json).unwrap();
-            }
-        }
-    }
-}
 
 /// A random walk through one compiled chart (see [`walk`]).
 pub type WalkFn = fn(&[u16]) -> Result<(), String>;
@@ -312,4 +281,36 @@ pub fn check_configuration<C: Chart>(machine: &Machine<C>) -> Result<(), String>
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trace_parses_with_and_without_after() {
+        let t = Trace::parse(
+            r#"{"initialConfiguration":["a"],"events":[
+                {"event":{"name":"t"},"nextConfiguration":["b"]},
+                {"after":100,"event":{"name":"t2"},"nextConfiguration":["d","c"]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(t.initial_configuration, ["a"]);
+        assert_eq!(t.events.len(), 2);
+        assert_eq!(t.events[0].after, None);
+        assert_eq!(t.events[1].after, Some(100.0));
+        assert_eq!(t.events[1].event.name, "t2");
+    }
+
+    #[test]
+    fn table_is_consistent() {
+        if !SCION_DIR_FOUND {
+            assert!(CASES.is_empty());
+        }
+        for case in CASES {
+            if let Runner::Chart(_) = case.run {
+                Trace::parse(case.trace_json).unwrap();
+            }
+        }
+    }
 }

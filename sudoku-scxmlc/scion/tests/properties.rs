@@ -8,6 +8,7 @@ use proptest::test_runner::{Config, TestRunner};
 use scxml_scion_tests::{walk, WalkFn, WALKS};
 
 mod features {
+    #![allow(dead_code, reason = "only the chart type is walked here")]
     include!(concat!(env!("OUT_DIR"), "/features.rs"));
 }
 
