@@ -173,7 +173,6 @@ fn compare<C: Chart>(
 #[path = "../build/rewrite.rs"]
 mod rewrite;
 
-
 /// A random walk through one compiled chart (see [`walk`]).
 pub type WalkFn = fn(&[u16]) -> Result<(), String>;
 
