@@ -22,22 +22,7 @@ use crate::datamodel::Grid;
 /// The mask of all nine digits (digit `d` is bit `d - 1`).
 const ALL: u16 = 0x1FF;
 
-/// The 27 houses as cell indices (`row * 9 + column`): rows, then columns, then boxes.
-const HOUSES: [[u8; 9]; 27] = {
-    let mut houses = [[0u8; 9]; 27];
-    let mut i = 0;
-    while i < 9 {
-        let mut j = 0;
-        while j < 9 {
-            houses[i][j] = (i * 9 + j) as u8;
-            houses[9 + i][j] = (j * 9 + i) as u8;
-            houses[18 + i][j] = ((i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3) as u8;
-            j += 1;
-        }
-        i += 1;
-    }
-    houses
-};
+use super::techniques::HOUSES;
 
 /// The 20 peers of each cell: the other cells of its row, column and box.
 const PEERS: [[u8; 20]; 81] = {
