@@ -263,23 +263,16 @@ fn invalid_puzzles_name_the_clash() {
 fn replay(givens: &Grid) -> Option<Grid> {
     let mut grid = Grid::default();
     for step in trace(givens) {
-        match step {
-            TraceStep::Place {
-                cell: (r, c),
-                digit,
-                ..
-            } => {
-                assert_eq!(grid.0[r][c], 0);
-                grid.0[r][c] = digit;
-            }
-            TraceStep::Backtrack { grid: before, .. } => grid = before,
+        match &step {
+            TraceStep::Place { cell: (r, c), .. } => assert_eq!(grid.0[*r][*c], 0),
             TraceStep::Solved(solution) => {
-                assert_eq!(solution, grid);
-                return Some(solution);
+                assert_eq!(*solution, grid);
+                return Some(*solution);
             }
             TraceStep::Failed => return None,
-            TraceStep::Eliminate { .. } | TraceStep::Guess { .. } => {}
+            _ => {}
         }
+        step.apply(&mut grid);
     }
     panic!("the trace did not end with Solved or Failed");
 }

@@ -119,6 +119,24 @@ pub enum TraceStep {
     Failed,
 }
 
+impl TraceStep {
+    /// Applies the step to a displayed grid, the way an animation redraws it: a placement
+    /// fills its cell, a backtrack restores the grid from before the guess, `Solved` shows the
+    /// solution; eliminations, guesses and `Failed` leave the digits as they are.
+    pub fn apply(&self, grid: &mut Grid) {
+        match self {
+            TraceStep::Place {
+                cell: (r, c),
+                digit,
+                ..
+            } => grid.0[*r][*c] = *digit,
+            TraceStep::Backtrack { grid: before, .. } => *grid = *before,
+            TraceStep::Solved(solution) => *grid = *solution,
+            TraceStep::Eliminate { .. } | TraceStep::Guess { .. } | TraceStep::Failed => {}
+        }
+    }
+}
+
 /// The cell coordinates of a cell index.
 fn rc(i: usize) -> (usize, usize) {
     (i / 9, i % 9)
@@ -499,27 +517,20 @@ mod tests {
         let mut grid = Grid::default();
         let (mut guesses, mut backtracks) = (0, 0);
         for step in trace(givens) {
-            match step {
-                TraceStep::Place {
-                    cell: (r, c),
-                    digit,
-                    ..
-                } => {
-                    assert_eq!(grid.0[r][c], 0, "placed twice");
-                    grid.0[r][c] = digit;
+            match &step {
+                TraceStep::Place { cell: (r, c), .. } => {
+                    assert_eq!(grid.0[*r][*c], 0, "placed twice");
                 }
                 TraceStep::Guess { .. } => guesses += 1,
-                TraceStep::Backtrack { grid: g, .. } => {
-                    backtracks += 1;
-                    grid = g;
-                }
+                TraceStep::Backtrack { .. } => backtracks += 1,
                 TraceStep::Solved(g) => {
-                    assert_eq!(g, grid, "the replayed grid is the solution");
-                    return (Some(g), guesses, backtracks);
+                    assert_eq!(*g, grid, "the replayed grid is the solution");
+                    return (Some(*g), guesses, backtracks);
                 }
                 TraceStep::Failed => return (None, guesses, backtracks),
                 TraceStep::Eliminate { .. } => {}
             }
+            step.apply(&mut grid);
         }
         panic!("the trace ended without Solved or Failed");
     }
