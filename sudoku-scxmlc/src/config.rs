@@ -150,11 +150,7 @@ impl Config {
     /// [`Error::Chart`] with every located diagnostic when the chart is wrong.
     pub fn generate(&self, path: &Path, text: &str) -> Result<Generated, Error> {
         let src = SourceFile::new(path, text);
-        let fail = |diagnostics: Vec<Diagnostic>| Error::Chart {
-            path: path.to_path_buf(),
-            rendered: Rendered(&src, &diagnostics).to_string(),
-            diagnostics,
-        };
+        let fail = |diagnostics| Error::chart(&src, diagnostics);
         let runtime: syn::Path = syn::parse_str(&self.runtime_path).map_err(|_| {
             fail(vec![Diagnostic::error(
                 Default::default(),
@@ -218,11 +214,7 @@ pub fn read_chart(path: &Path) -> Result<String, Error> {
             format!("the chart is not UTF-8 text (byte 0x{bad:02X})"),
         )
         .with_help("save the chart as UTF-8")];
-        Error::Chart {
-            path: path.to_path_buf(),
-            rendered: Rendered(&src, &diagnostics).to_string(),
-            diagnostics,
-        }
+        Error::chart(&src, diagnostics)
     })
 }
 
@@ -233,11 +225,7 @@ pub fn read_chart(path: &Path) -> Result<String, Error> {
 /// [`Error::Chart`] when the chart has errors.
 pub fn dot(path: &Path, text: &str) -> Result<String, Error> {
     let src = SourceFile::new(path, text);
-    let fail = |diagnostics: Vec<Diagnostic>| Error::Chart {
-        path: path.to_path_buf(),
-        rendered: Rendered(&src, &diagnostics).to_string(),
-        diagnostics,
-    };
+    let fail = |diagnostics| Error::chart(&src, diagnostics);
     let document = parse::parse(text).map_err(fail)?;
     match validate::validate(&document, &src, path.parent()) {
         (Some(chart), _) => Ok(crate::dot::dot(&chart)),
@@ -277,6 +265,17 @@ pub enum Error {
         /// What the OS said.
         source: std::io::Error,
     },
+}
+
+impl Error {
+    /// The error for a chart's diagnostics, rendered against its text.
+    fn chart(src: &SourceFile, diagnostics: Vec<Diagnostic>) -> Self {
+        Error::Chart {
+            path: src.path().to_path_buf(),
+            rendered: Rendered(src, &diagnostics).to_string(),
+            diagnostics,
+        }
+    }
 }
 
 impl fmt::Display for Error {

@@ -52,7 +52,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn read(path: &PathBuf) -> Result<String, String> {
+fn read(path: &std::path::Path) -> Result<String, String> {
     sudoku_scxmlc::read_chart(path).map_err(|e| e.to_string())
 }
 
