@@ -34,6 +34,9 @@ pub struct Chart {
     pub data: Vec<Data>,
     /// Top-level `<script>` elements, merged into one block.
     pub script: Option<Block>,
+    /// `binding="late"`: each `<data>` gets its value when its state is first entered
+    /// (SCXML 1.0, 5.3).
+    pub late_binding: bool,
     /// Concrete event names the chart mentions, first occurrence first, with the 1-based line
     /// and span of that occurrence.
     pub event_names: Vec<(String, u32, Span)>,
@@ -155,6 +158,9 @@ pub enum LocationRoot {
     Data(usize),
     /// A read-only system variable (`_event`, `_name`, ...): assigning raises `error.execution`.
     SystemVariable,
+    /// A name that is not a `<data>` id: using the location raises `error.execution` at run
+    /// time (SCXML 1.0, 5.4), and the build warns.
+    Undeclared,
 }
 
 /// One element of executable content (SCXML 1.0, section 4).
@@ -240,6 +246,8 @@ pub struct Send {
     pub delay: Option<Delay>,
     /// `namelist` data indices.
     pub namelist: Vec<usize>,
+    /// Why evaluating `namelist` must fail at run time (a name that is not a `<data>` id).
+    pub namelist_error: Option<String>,
     /// `<param>` children.
     pub params: Vec<Param>,
     /// `<content>` child.
@@ -264,6 +272,8 @@ pub struct Param {
     pub name: String,
     /// `expr`, or `location` read as an expression.
     pub expr: Code,
+    /// Why evaluating it must fail at run time (a `location` that is not a `<data>` id).
+    pub error: Option<String>,
 }
 
 /// A `<content>`.
@@ -297,6 +307,8 @@ pub struct Data {
     pub ty_text: Option<String>,
     /// How it is initialised.
     pub init: DataInit,
+    /// The state whose `<datamodel>` declares it (0: the `<scxml>` root).
+    pub state: usize,
     /// 1-based line.
     pub line: u32,
 }

@@ -125,10 +125,6 @@ fn structural_rules() {
             "the null datamodel only has `In(state)` conditions",
         ),
         (
-            &format!("{HEAD} datamodel=\"rust\"><state id=\"a\"><onentry><assign location=\"nope\" expr=\"1\"/></onentry></state></scxml>"),
-            "`nope` is not a `<data>` id",
-        ),
-        (
             &format!("{HEAD} datamodel=\"rust\"><datamodel><data id=\"type\"/></datamodel><state/></scxml>"),
             "data id `type` is not usable as a Rust name",
         ),
@@ -201,6 +197,32 @@ fn warnings_for_unreachable_states_and_shadowed_transitions() {
         !all.contains("`inner`"),
         "only the outermost unreachable state: {all}"
     );
+}
+
+/// SCXML 1.0, 5.4 and 6.2.4: a location or namelist name that is not in the datamodel raises
+/// `error.execution` when evaluated, so it compiles, with a warning at the chart line.
+#[test]
+fn undeclared_locations_warn_and_fail_at_run_time() {
+    let chart = format!(
+        "{HEAD} datamodel=\"rust\">\n  <state id=\"a\"><onentry>\n    <assign location=\"nope\" expr=\"1\"/>\n    <send event=\"e\" namelist=\"gone\"/>\n  </onentry></state>\n</scxml>\n"
+    );
+    let generated = Config::new()
+        .generate(Path::new("w.scxml"), &chart)
+        .unwrap();
+    let all = generated.warnings.join("");
+    assert_eq!(generated.warnings.len(), 2, "{all}");
+    assert!(
+        all.contains("w.scxml:3:23: warning: `nope` is not a `<data>` id: using this location raises `error.execution` at run time"),
+        "{all}"
+    );
+    assert!(
+        all.contains("w.scxml:4:31: warning: `gone` is not a `<data>` id: evaluating this namelist raises `error.execution` at run time"),
+        "{all}"
+    );
+    assert!(generated.code.contains("`nope` is not a valid location"));
+    assert!(generated
+        .code
+        .contains("`gone` in namelist is not a `<data>` id"));
 }
 
 #[test]

@@ -313,12 +313,14 @@ impl Builder {
             done_data: Box::leak(self.done_data.into_boxed_slice()),
             data: &DATA,
             script: None,
+            late_binding: false,
         }))
     }
 }
 
 static DATA: [DataItem<Rec>; 1] = [DataItem {
     id: "n",
+    state: 0,
     line: 3,
     init: |d, _| {
         d.n = 1;
@@ -1462,6 +1464,7 @@ static TOGGLE: Tables<()> = Tables {
     done_data: &[],
     data: &[],
     script: None,
+    late_binding: false,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -34,6 +34,9 @@ impl Emitter<'_> {
                 "_event" => quote!(let _event: &#rt::Event = __ctx.event();),
                 "_name" => quote!(let _name: &str = __ctx.name();),
                 "_sessionid" => quote!(let _sessionid: &str = __ctx.session_id();),
+                "_ioprocessors" => {
+                    quote!(let _ioprocessors: &#rt::serde_json::Value = __ctx.io_processors();)
+                }
                 "In" => quote!(let In = |__id: &str| -> bool { __ctx.is_in_id(__id) };),
                 _ => continue,
             });
@@ -107,11 +110,7 @@ impl Emitter<'_> {
         );
         let body = match cond {
             Cond::In(_) => self.cond_expr(cond),
-            Cond::Rust(code) => {
-                let b = self.bindings(code, Access::Read);
-                let e = &code.tokens;
-                quote!({ #b #e })
-            }
+            Cond::Rust(code) => self.value(code),
         };
         quote! {
             #[doc = #doc]
@@ -187,11 +186,17 @@ impl Emitter<'_> {
                         quote!(#rt::parse_delay(&::std::string::ToString::to_string(&#v))?)
                     }
                 };
-                let data = self.payload(&send.namelist, &send.params, send.content.as_ref());
+                let data = self.payload(
+                    &send.namelist,
+                    send.namelist_error.as_deref(),
+                    &send.params,
+                    send.content.as_ref(),
+                );
                 let idloc = send
                     .idlocation
                     .as_ref()
                     .map(|loc| self.assign_to(loc, quote!(__sendid)));
+                let expose = send.idlocation.is_some();
                 quote! {
                     #m
                     {
@@ -202,6 +207,7 @@ impl Emitter<'_> {
                             id: #id,
                             delay: #delay,
                             data: #data,
+                            expose_generated_id: #expose,
                         };
                         let __sendid = __ctx.send(__request)?;
                         #idloc
@@ -317,6 +323,10 @@ impl Emitter<'_> {
                 let msg = format!("`{}` is a read-only system variable", loc.code.text);
                 quote!(return ::core::result::Result::Err(#rt::ExecError::new(#msg));)
             }
+            LocationRoot::Undeclared => {
+                let msg = format!("`{}` is not a valid location", loc.code.text);
+                quote!(return ::core::result::Result::Err(#rt::ExecError::new(#msg));)
+            }
             LocationRoot::Data(d) => {
                 let data = &self.plan.chart.data[d];
                 let id = format_ident!("{}", data.id);
@@ -339,10 +349,15 @@ impl Emitter<'_> {
     fn payload(
         &self,
         namelist: &[usize],
+        namelist_error: Option<&str>,
         params: &[Param],
         content: Option<&Content>,
     ) -> TokenStream {
         let rt = &self.rt;
+        if let Some(msg) = namelist_error.or_else(|| params.iter().find_map(|p| p.error.as_deref()))
+        {
+            return quote!({ return ::core::result::Result::Err(#rt::ExecError::new(#msg)); });
+        }
         if let Some(content) = content {
             return match content {
                 Content::Expr(code) => self.json(code),
@@ -389,7 +404,7 @@ impl Emitter<'_> {
             " `<donedata>` of `{}` at {}:{}.",
             self.plan.chart.states[state].id, self.file, dd.line
         );
-        let payload = self.payload(&[], &dd.params, dd.content.as_ref());
+        let payload = self.payload(&[], None, &dd.params, dd.content.as_ref());
         quote! {
             #[doc = #doc]
             fn #name(__data: &#data, __ctx: &#rt::Context) -> ::core::result::Result<#rt::serde_json::Value, #rt::ExecError> {

@@ -449,8 +449,9 @@ impl Emitter<'_> {
             );
             let id = &d.id;
             let line = num(d.line);
+            let state = num(d.state);
             data_items.push(
-                quote!(#rt::DataItem { id: #id, line: #line, init: #init, set: #set, get: #get }),
+                quote!(#rt::DataItem { id: #id, state: #state, line: #line, init: #init, set: #set, get: #get }),
             );
         }
         let (nc, nb, nd, ndata) = (
@@ -462,6 +463,7 @@ impl Emitter<'_> {
         let name = &plan.chart.name;
         let file = &self.file;
         let script = opt(plan.script_block);
+        let late_binding = plan.chart.late_binding;
         quote! {
             /// The static tables and the compiled datamodel code of the chart.
             #[doc(hidden)]
@@ -485,6 +487,7 @@ impl Emitter<'_> {
                     done_data: &DONE_DATA,
                     data: &DATA,
                     script: #script,
+                    late_binding: #late_binding,
                 };
 
                 /// The `State` variant of each state index.

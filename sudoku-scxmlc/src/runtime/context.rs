@@ -31,6 +31,9 @@ pub struct SendRequest {
     pub delay: Duration,
     /// The payload built from `namelist`, `<param>` and `<content>`; `Null` when there is none.
     pub data: Value,
+    /// Whether the event carries a generated send id in `_event.sendid` (the `<send>` has
+    /// `idlocation`). Without `id` or `idlocation` the field stays blank (SCXML 1.0, 5.10.1).
+    pub expose_generated_id: bool,
 }
 
 /// The run-time state that executable content reaches besides the datamodel.
@@ -49,6 +52,7 @@ pub struct Context {
     session_id: String,
     pub(crate) next_send_id: u64,
     ids: OnceCell<HashMap<&'static str, StateIndex>>,
+    io_processors: OnceCell<Value>,
 }
 
 impl Context {
@@ -67,6 +71,7 @@ impl Context {
             session_id: format!("sudoku-scxmlc-{session}"),
             next_send_id: 1,
             ids: OnceCell::new(),
+            io_processors: OnceCell::new(),
         }
     }
 
@@ -106,6 +111,18 @@ impl Context {
         &self.session_id
     }
 
+    /// `_ioprocessors` (SCXML 1.0, section 5.10): one entry per event I/O processor, keyed by
+    /// its type URI and by its short name, each an object whose `location` is the address
+    /// other sessions send to. Only the SCXML event I/O processor exists:
+    /// `{"http://www.w3.org/TR/scxml/#SCXMLEventProcessor": {"location": "#_scxml_<session id>"},
+    /// "scxml": {...the same}}`.
+    pub fn io_processors(&self) -> &Value {
+        self.io_processors.get_or_init(|| {
+            let entry = serde_json::json!({ "location": format!("#_scxml_{}", self.session_id) });
+            serde_json::json!({ SCXML_PROCESSOR: entry.clone(), "scxml": entry })
+        })
+    }
+
     /// The machine time: how long the machine has run, as advanced by
     /// [`Machine::advance_time`](super::Machine::advance_time).
     pub fn now(&self) -> Duration {
@@ -130,16 +147,20 @@ impl Context {
     /// (what `idlocation` stores). Targets:
     /// * `None` or `#_scxml_<own session id>`: this machine's external queue, after `delay`
     ///   (a delayed event waits in the timer queue until machine time reaches it). The event
-    ///   has kind external, `sendid` set, `origintype` the SCXML processor URI and `origin`
+    ///   has kind external, `origintype` the SCXML processor URI and `origin`
     ///   `#_scxml_<session id>`.
     /// * `#_internal`: the internal queue, immediately.
-    /// * anything else: no such target is reachable, so `error.communication` is raised on
-    ///   the internal queue (with `sendid` set) and the call still returns `Ok`.
+    /// * any other `#_...` target: no such session is reachable, so `error.communication` is
+    ///   raised on the internal queue (with `sendid` set) and the call still returns `Ok`.
+    ///
+    /// The event's `sendid` is `request.id`, or the generated id when
+    /// `request.expose_generated_id` (the `<send>` has `idlocation`), blank otherwise.
     ///
     /// # Errors
     /// An unsupported `type` (anything but `None`, `"scxml"` or
-    /// `http://www.w3.org/TR/scxml/#SCXMLEventProcessor`), a delayed send to `#_internal`,
-    /// or an empty event name; the caller turns it into `error.execution` (SCXML 1.0, 6.2).
+    /// `http://www.w3.org/TR/scxml/#SCXMLEventProcessor`), a target that is not of the form
+    /// `#_...`, a delayed send to `#_internal`, or an empty event name; the caller turns it
+    /// into `error.execution` (SCXML 1.0, 6.2.4).
     pub fn send(&mut self, request: SendRequest) -> Result<String, ExecError> {
         let SendRequest {
             event,
@@ -148,6 +169,7 @@ impl Context {
             id,
             delay,
             data,
+            expose_generated_id,
         } = request;
         match type_.as_deref() {
             None | Some("scxml") | Some(SCXML_PROCESSOR) => {}
@@ -160,11 +182,13 @@ impl Context {
         if event.is_empty() {
             return Err(ExecError::new("<send> needs a non-empty event name"));
         }
+        let explicit = id.is_some();
         let id = id.unwrap_or_else(|| {
             let n = self.next_send_id;
             self.next_send_id += 1;
             format!("send-{n}")
         });
+        let sendid = (explicit || expose_generated_id).then(|| id.clone());
         let origin = format!("#_scxml_{}", self.session_id);
         match target.as_deref() {
             None => {}
@@ -176,12 +200,20 @@ impl Context {
                     ));
                 }
                 self.internal.push_back(Event {
-                    sendid: Some(id.clone()),
+                    sendid,
                     origin: Some(origin),
                     origintype: Some(SCXML_PROCESSOR.to_owned()),
                     ..Event::with_kind(event, EventKind::Internal, data)
                 });
                 return Ok(id);
+            }
+            Some(other) if !other.starts_with("#_") => {
+                // SCXML 1.0, 6.2.4: a target the SCXML event I/O processor does not support
+                // is an `error.execution`.
+                return Err(ExecError::new(format!(
+                    "<send> target `{other}` is not a target of the SCXML event I/O processor \
+                     (`#_internal`, `#_parent`, `#_scxml_SESSIONID` or `#_INVOKEID`)"
+                )));
             }
             Some(other) => {
                 tracing::debug!(
@@ -201,7 +233,7 @@ impl Context {
             }
         }
         let event = Event {
-            sendid: Some(id.clone()),
+            sendid,
             origin: Some(origin),
             origintype: Some(SCXML_PROCESSOR.to_owned()),
             ..Event::with_kind(event, EventKind::External, data)
@@ -331,7 +363,9 @@ mod tests {
         assert_eq!(names, ["a", "b", "c"]);
         let e = &c.external[0];
         assert_eq!(e.kind, EventKind::External);
-        assert_eq!(e.sendid.as_deref(), Some("send-1"));
+        // Neither `id` nor `idlocation`: `_event.sendid` stays blank (SCXML 1.0, 5.10.1).
+        assert_eq!(e.sendid, None);
+        assert_eq!(c.external[2].sendid.as_deref(), Some("mine"));
         assert_eq!(e.origintype.as_deref(), Some(SCXML_PROCESSOR));
         assert_eq!(e.origin, Some(format!("#_scxml_{}", c.session_id())));
         assert!(c.internal.is_empty());
@@ -388,6 +422,7 @@ mod tests {
         let id = c
             .send(SendRequest {
                 delay: Duration::from_millis(10),
+                expose_generated_id: true, // as with `idlocation`
                 ..req("later")
             })
             .unwrap();

@@ -89,13 +89,19 @@ impl Event {
 }
 
 /// Strips the optional `.*` or `.` suffix of one event descriptor: `error.*` and `error.`
-/// both become `error`. `*` stays `*`.
+/// both become `error`. `*` stays `*`, and `.*` (the wildcard suffix on an empty prefix, as
+/// W3C test 311 writes it) becomes `*`.
 pub fn normalize_descriptor(descriptor: &str) -> &str {
     if descriptor == "*" {
         return descriptor;
     }
     let d = descriptor.strip_suffix(".*").unwrap_or(descriptor);
-    d.strip_suffix('.').unwrap_or(d)
+    let d = d.strip_suffix('.').unwrap_or(d);
+    if d.is_empty() {
+        "*"
+    } else {
+        d
+    }
 }
 
 /// Whether one normalized descriptor matches an event name (SCXML 1.0, section 3.12.1):
@@ -136,6 +142,7 @@ mod tests {
         assert_eq!(normalize_descriptor("error.*"), "error");
         assert_eq!(normalize_descriptor("error."), "error");
         assert_eq!(normalize_descriptor("*"), "*");
+        assert_eq!(normalize_descriptor(".*"), "*");
         assert_eq!(normalize_descriptor("tap"), "tap");
     }
 

@@ -62,6 +62,10 @@ pub(crate) struct Interpreter<D: 'static> {
     history: Vec<Vec<StateIndex>>,
     /// History states that have a recorded value.
     history_recorded: StateSet,
+    /// The top-level `<final>` whose entry stopped the machine.
+    pub(crate) final_state: Option<StateIndex>,
+    /// Late binding: the states whose `<data>` items have their values.
+    data_bound: StateSet,
     scratch: Scratch,
 }
 
@@ -320,6 +324,8 @@ impl<D: 'static> Interpreter<D> {
             record_events: false,
             history: vec![Vec::new(); n],
             history_recorded: StateSet::with_capacity(n),
+            final_state: None,
+            data_bound: StateSet::with_capacity(n),
             scratch: Scratch {
                 exit_set: StateSet::with_capacity(n),
                 entry: EntrySets {
@@ -374,6 +380,21 @@ impl<D: 'static> Interpreter<D> {
             }));
     }
 
+    /// Late binding (SCXML 1.0, 5.3): assigns the initial values of the `<data>` items that
+    /// `state` declares, the first time it is entered. Values given by `set_initial_values`
+    /// were already assigned at start and are kept.
+    fn bind_data(&mut self, state: StateIndex) {
+        for item in self.tables.data.iter().filter(|d| d.state == state) {
+            if self.initial_values.contains_key(item.id) {
+                continue;
+            }
+            let (data, ctx) = (&mut self.data, &self.ctx);
+            if let Err(e) = guarded(|| (item.init)(data, ctx)) {
+                self.execution_error(item.line, e);
+            }
+        }
+    }
+
     /// Runs one block of executable content; a failure raises `error.execution`.
     fn run_block(&mut self, block: BlockIndex) {
         let Some(b) = self.tables.blocks.get(block as usize) else {
@@ -419,7 +440,11 @@ impl<D: 'static> Interpreter<D> {
         self.started = true;
         self.running = true;
         let initial_values = std::mem::take(&mut self.initial_values);
+        let late = self.tables.late_binding;
         for item in self.tables.data {
+            if late && item.state != 0 && !initial_values.contains_key(item.id) {
+                continue; // bound when its state is first entered
+            }
             let result = match initial_values.get(item.id) {
                 Some(v) => {
                     let data = &mut self.data;
@@ -434,6 +459,8 @@ impl<D: 'static> Interpreter<D> {
                 self.execution_error(item.line, e);
             }
         }
+        // Kept so that late binding does not overwrite values given by the caller.
+        self.initial_values = initial_values;
         if let Some(script) = self.tables.script {
             self.run_block(script);
         }
@@ -510,6 +537,10 @@ impl<D: 'static> Interpreter<D> {
         if self.running {
             return;
         }
+        let states = self.tables.states;
+        self.final_state = self.ctx.configuration.iter().find(|&s| {
+            states[s as usize].parent == 0 && states[s as usize].kind == StateKind::Final
+        });
         // Exit every active state in exit order, each onexit block separately.
         let mut order = std::mem::take(&mut self.scratch.atomic);
         order.clear();
@@ -749,6 +780,10 @@ impl<D: 'static> Interpreter<D> {
             if self.record_states {
                 self.outbox.push(Notification::Entered(s));
             }
+            if self.tables.late_binding && !self.data_bound.contains(s) {
+                self.data_bound.insert(s);
+                self.bind_data(s);
+            }
             for &b in info.onentry {
                 self.run_block(b);
             }
@@ -942,6 +977,7 @@ mod tests {
         done_data: &[],
         data: &[],
         script: None,
+        late_binding: false,
     };
 
     fn ids(i: &Interpreter<()>) -> Vec<&'static str> {

@@ -344,6 +344,20 @@ impl<C: Chart> Machine<C> {
         core.started && core.running
     }
 
+    /// The top-level `<final>` state whose entry stopped the machine (SCXML 1.0, 3.7), once
+    /// it has stopped; `None` while it runs or before it starts. It is no longer active by
+    /// then: reaching a top-level final state exits every state.
+    pub fn final_state(&self) -> Option<C::State> {
+        self.core().final_state.and_then(C::state)
+    }
+
+    /// The `id` of [`final_state`](Machine::final_state), for states without an enum
+    /// variant too.
+    pub fn final_state_id(&self) -> Option<&'static str> {
+        let states = C::tables().states;
+        self.core().final_state.map(|s| states[s as usize].id)
+    }
+
     /// Queues an external event named `name` with payload `data` (`()` for none) and
     /// processes it (Qt's `submitEvent`). Before [`start`](Machine::start) the event waits;
     /// after the machine stopped it is ignored. Inside an observer it is processed once the

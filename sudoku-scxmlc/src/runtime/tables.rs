@@ -150,6 +150,9 @@ pub struct DoneData<D> {
 pub struct DataItem<D> {
     /// The `id` attribute.
     pub id: &'static str,
+    /// The state whose `<datamodel>` declares it (0: the `<scxml>` root). With late binding
+    /// the item gets its value when this state is first entered.
+    pub state: StateIndex,
     /// 1-based chart line of the `<data>` element.
     pub line: u32,
     /// Early binding: evaluates `expr` (or leaves the type's default) into the field.
@@ -181,6 +184,10 @@ pub struct Tables<D: 'static> {
     pub data: &'static [DataItem<D>],
     /// The top-level `<script>` block, run once after the datamodel is initialised.
     pub script: Option<BlockIndex>,
+    /// `binding="late"` (SCXML 1.0, 5.3): every field exists from the start, but a `<data>`
+    /// inside a state gets its value only when that state is first entered, before its
+    /// `<onentry>`. With early binding (the default) all values are assigned at start.
+    pub late_binding: bool,
 }
 
 /// A chart compiled by `sudoku-scxmlc`. The generator implements this for a unit struct named

@@ -87,10 +87,16 @@ impl<'a> Validator<'a> {
             LocationRoot::Data(d)
         } else {
             self.diags.push(
-                Diagnostic::error(a.span, format!("`{root}` is not a `<data>` id"))
-                    .with_help("declare it in a `<datamodel>`"),
+                Diagnostic::warning(
+                    a.span,
+                    format!(
+                        "`{root}` is not a `<data>` id: using this location raises \
+                         `error.execution` at run time"
+                    ),
+                )
+                .with_help("declare it in a `<datamodel>`"),
             );
-            return None;
+            LocationRoot::Undeclared
         };
         Some(Location { code, data, bare })
     }
@@ -308,8 +314,15 @@ impl<'a> Validator<'a> {
                         self.error(c.span, "`<param>` needs a `name`");
                         continue;
                     };
+                    let mut error = None;
                     let expr = match (c.attr("expr"), c.attr("location")) {
-                        (Some(x), None) | (None, Some(x)) => self.code_attr(x, CodeKind::Expr),
+                        (Some(x), None) => self.code_attr(x, CodeKind::Expr),
+                        (None, Some(l)) => self.location(l).map(|loc| {
+                            if loc.data == LocationRoot::Undeclared {
+                                error = Some(format!("`{}` is not a valid location", l.value));
+                            }
+                            loc.code
+                        }),
                         (Some(_), Some(l)) => {
                             self.error(l.name_span, "`<param>` has both `expr` and `location`");
                             None
@@ -323,6 +336,7 @@ impl<'a> Validator<'a> {
                         params.push(Param {
                             name: name.value.clone(),
                             expr,
+                            error,
                         });
                     }
                 }
@@ -400,17 +414,7 @@ impl<'a> Validator<'a> {
         if matches!(&target, Some(Value::Literal(t)) if t == "#_internal") && delay.is_some() {
             self.error(e.span, "a `<send>` to `#_internal` cannot be delayed");
         }
-        let mut namelist = Vec::new();
-        if let Some(n) = e.attr("namelist") {
-            if self.datamodel == DatamodelKind::Null {
-                self.error(n.span, "the null datamodel has no data for `namelist`");
-            }
-            for name in n.value.split_ascii_whitespace() {
-                if let Some(d) = self.data_ref(name, n.span) {
-                    namelist.push(d);
-                }
-            }
-        }
+        let (namelist, namelist_error) = self.namelist(e);
         let (params, content) = self.params(e);
         if content.is_some() && !namelist.is_empty() {
             self.error(
@@ -430,10 +434,45 @@ impl<'a> Validator<'a> {
             idlocation,
             delay,
             namelist,
+            namelist_error,
             params,
             content,
             line,
         })
+    }
+
+    /// The `namelist` of `<send>` or `<invoke>`: the data indices, and why evaluating it
+    /// must fail at run time when a name is not a `<data>` id (SCXML 1.0, 6.2.4: the
+    /// processor raises `error.execution`), which the build also warns about.
+    pub(super) fn namelist(&mut self, e: &Element) -> (Vec<usize>, Option<String>) {
+        let mut namelist = Vec::new();
+        let mut error = None;
+        if let Some(n) = e.attr("namelist") {
+            if self.datamodel == DatamodelKind::Null {
+                self.error(n.span, "the null datamodel has no data for `namelist`");
+            }
+            for name in n.value.split_ascii_whitespace() {
+                match self.data_ids.get(name) {
+                    Some(&d) => namelist.push(d),
+                    None => {
+                        self.diags.push(
+                            Diagnostic::warning(
+                                n.span,
+                                format!(
+                                    "`{name}` is not a `<data>` id: evaluating this namelist \
+                                     raises `error.execution` at run time"
+                                ),
+                            )
+                            .with_help("declare it in a `<datamodel>`"),
+                        );
+                        error.get_or_insert_with(|| {
+                            format!("`{name}` in namelist is not a `<data>` id")
+                        });
+                    }
+                }
+            }
+        }
+        (namelist, error)
     }
 }
 

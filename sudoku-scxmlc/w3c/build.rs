@@ -1,0 +1,285 @@
+//! Rewrites every W3C test found (`txml/testNNN.txml`) into a chart for the `rust` (or
+//! `null`) datamodel, compiles it with `sudoku-scxmlc` into `$OUT_DIR/w3c/`, and writes
+//! `$OUT_DIR/w3c_cases.rs`: one module per compiled chart, one monomorphic `run_*` function
+//! per chart and the table `CASES` that `tests/w3c.rs` walks.
+//!
+//! The tests folder is `$SCXML_W3C_DIR` when set (a relative path is taken from the workspace
+//! root), else `<workspace root>/../shared/testdata/w3c`. Whatever is in it is used: a missing
+//! folder gives an empty table; `manifest.xml`, when there, supplies each test's spec section
+//! and the `manual` flag. A test whose chart cannot be rewritten or compiled becomes a case
+//! that fails with the located message, never a build failure.
+
+#[path = "build/rewrite.rs"]
+mod rewrite;
+
+use quick_xml::events::Event;
+use quick_xml::Reader;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// What the manifest says of one test.
+#[derive(Default, Clone)]
+struct Manifest {
+    specnum: String,
+    mandatory: bool,
+    manual: bool,
+}
+
+/// How a test is run.
+enum Kind {
+    /// Compiled into `$OUT_DIR/w3c/<module>.rs`.
+    Compiled { module: String, null: bool },
+    /// The chart could not be rewritten or compiled: the message.
+    Broken(String),
+    /// Compilation failed, which is what the test asks for (a rejected document).
+    Rejected(String),
+    /// Out of scope: why.
+    Skip(String),
+}
+
+struct Case {
+    name: String,
+    manifest: Manifest,
+    kind: Kind,
+}
+
+/// Tests that pass when the document is rejected: the processor "may reject" it at load time
+/// (manifest: manual; a build-time compiler rejects it at build time).
+const REJECT_TESTS: &[&str] = &["test301"];
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=SCXML_W3C_DIR");
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build/rewrite.rs");
+    let manifest_dir = PathBuf::from(env("CARGO_MANIFEST_DIR"));
+    let out_dir = PathBuf::from(env("OUT_DIR"));
+    let workspace_root = manifest_dir.join("../..");
+    let dir = match std::env::var_os("SCXML_W3C_DIR") {
+        Some(d) if !d.is_empty() => workspace_root.join(d),
+        _ => workspace_root.join("../shared/testdata/w3c"),
+    };
+    let dir = dir.canonicalize().unwrap_or(dir);
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let txml = if dir.join("txml").is_dir() {
+        dir.join("txml")
+    } else {
+        dir.clone()
+    };
+    println!("cargo:rerun-if-changed={}", txml.display());
+    let charts_dir = out_dir.join("w3c");
+    std::fs::create_dir_all(&charts_dir).expect("create $OUT_DIR/w3c");
+    let found = txml.is_dir();
+    let manifest = read_manifest(&dir.join("manifest.xml"));
+    let cases = if found {
+        collect(&txml, &charts_dir, &manifest)
+    } else {
+        Vec::new()
+    };
+    write_if_changed(
+        &out_dir.join("w3c_cases.rs"),
+        &emit_table(&dir, found, &cases),
+    );
+}
+
+fn env(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set: run through Cargo"))
+}
+
+/// `testNNN` → what `manifest.xml` says of it (empty when there is no manifest).
+fn read_manifest(path: &Path) -> BTreeMap<String, Manifest> {
+    let mut out = BTreeMap::new();
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return out;
+    };
+    println!("cargo:rerun-if-changed={}", path.display());
+    let mut reader = Reader::from_str(&text);
+    let mut specnum = String::new();
+    loop {
+        match reader.read_event() {
+            Ok(Event::Eof) | Err(_) => break,
+            Ok(Event::Start(e)) | Ok(Event::Empty(e)) => {
+                let attr = |k: &str| {
+                    e.attributes()
+                        .flatten()
+                        .find(|a| a.key.as_ref() == k.as_bytes())
+                        .map(|a| String::from_utf8_lossy(&a.value).into_owned())
+                };
+                match e.name().as_ref() {
+                    b"assert" => specnum = attr("specnum").unwrap_or_default(),
+                    b"test" => {
+                        if let Some(id) = attr("id") {
+                            out.insert(
+                                format!("test{id}"),
+                                Manifest {
+                                    specnum: specnum.clone(),
+                                    mandatory: attr("conformance").as_deref() == Some("mandatory"),
+                                    manual: attr("manual").as_deref() == Some("true"),
+                                },
+                            );
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Ok(_) => {}
+        }
+    }
+    out
+}
+
+/// Whether `stem` names a test (`test144`, `test403a`), not a sub-document (`test226sub1`).
+fn is_test(stem: &str) -> bool {
+    stem.strip_prefix("test")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()) && !rest.contains("sub"))
+}
+
+fn collect(dir: &Path, charts_dir: &Path, manifest: &BTreeMap<String, Manifest>) -> Vec<Case> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    entries.sort_by_key(|p| {
+        let stem = stem(p);
+        let digits: String = stem
+            .chars()
+            .skip(4)
+            .take_while(char::is_ascii_digit)
+            .collect();
+        (digits.parse::<u32>().unwrap_or(u32::MAX), stem)
+    });
+    let mut cases = Vec::new();
+    for path in entries {
+        if path.extension().and_then(|e| e.to_str()) != Some("txml") || !is_test(&stem(&path)) {
+            continue;
+        }
+        let name = stem(&path);
+        let m = manifest.get(&name).cloned().unwrap_or_default();
+        let kind = classify(&name, &path, &m, charts_dir);
+        cases.push(Case {
+            name,
+            manifest: m,
+            kind,
+        });
+    }
+    cases
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+}
+
+fn classify(name: &str, path: &Path, manifest: &Manifest, charts_dir: &Path) -> Kind {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => return Kind::Broken(format!("{}: {e}", path.display())),
+    };
+    if let Some(reason) = out_of_scope(&text) {
+        return Kind::Skip(reason);
+    }
+    let reject = REJECT_TESTS.contains(&name);
+    if manifest.manual && !reject {
+        return Kind::Skip("manual test (the manifest marks it manual=\"true\")".to_owned());
+    }
+    let rewritten = match rewrite::rewrite(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            return Kind::Broken(format!("{}: the conf: rewrite failed: {e}", path.display()))
+        }
+    };
+    let module = name.to_owned();
+    // The rewritten chart keeps the test's path, so `src` attributes resolve beside it.
+    let generated = sudoku_scxmlc::Config::new()
+        .type_name("Machine")
+        .verbatim_state_names(true)
+        .runtime_path("::sudoku_scxmlc::runtime")
+        .generate(path, &rewritten.text);
+    match generated {
+        Ok(g) if reject => Kind::Broken(format!(
+            "the document should have been rejected, but it compiled ({} bytes of Rust)",
+            g.code.len()
+        )),
+        Ok(g) => {
+            write_if_changed(&charts_dir.join(format!("{module}.rs")), &g.code);
+            write_if_changed(&charts_dir.join(format!("{module}.scxml")), &rewritten.text);
+            Kind::Compiled {
+                module,
+                null: rewritten.datamodel == rewrite::Datamodel::Null,
+            }
+        }
+        Err(e) if reject => Kind::Rejected(first_line(&e.to_string())),
+        Err(e) => Kind::Broken(e.to_string()),
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or_default().to_owned()
+}
+
+/// Why a test cannot apply to the `rust` and `null` datamodels, if it cannot.
+fn out_of_scope(text: &str) -> Option<String> {
+    if text.contains("datamodel=\"ecmascript\"") {
+        return Some("ECMAScript-only (written for datamodel=\"ecmascript\")".to_owned());
+    }
+    if text.contains("datamodel=\"xpath\"") {
+        return Some("XPath-only (written for datamodel=\"xpath\")".to_owned());
+    }
+    if text.contains("basichttp") || text.contains("conf:basicHTTPAccessURITarget") {
+        return Some("needs the Basic HTTP event I/O processor".to_owned());
+    }
+    None
+}
+
+fn emit_table(dir: &Path, found: bool, cases: &[Case]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "// @generated by scxml-w3c-tests/build.rs from {:?}.\n",
+        dir.display().to_string()
+    );
+    let _ = writeln!(
+        out,
+        "/// The W3C tests folder the table was built from.\npub const W3C_DIR: &str = {:?};",
+        dir.display().to_string()
+    );
+    let _ = writeln!(
+        out,
+        "/// Whether that folder existed at build time.\npub const W3C_DIR_FOUND: bool = {found};\n"
+    );
+    out.push_str("/// One module per compiled chart.\n#[doc(hidden)]\npub mod charts {\n");
+    for case in cases {
+        if let Kind::Compiled { module, null } = &case.kind {
+            let dm = if *null { "null" } else { "rust" };
+            let _ = writeln!(
+                out,
+                "    /// `{}.txml` ({dm} datamodel).\n    pub mod {module} {{\n        #[allow(unused_imports)]\n        use crate::conf;\n        include!(concat!(env!(\"OUT_DIR\"), \"/w3c/{module}.rs\"));\n    }}",
+                case.name
+            );
+        }
+    }
+    out.push_str("}\n\n/// Every test of the folder, in number order.\npub static CASES: &[crate::TestCase] = &[\n");
+    for case in cases {
+        let run = match &case.kind {
+            Kind::Compiled { module, .. } => {
+                format!("crate::Runner::Chart(crate::run::<charts::{module}::MachineChart>)")
+            }
+            Kind::Broken(msg) => format!("crate::Runner::Broken({msg:?})"),
+            Kind::Rejected(msg) => format!("crate::Runner::Rejected({msg:?})"),
+            Kind::Skip(msg) => format!("crate::Runner::Skip({msg:?})"),
+        };
+        let _ = writeln!(
+            out,
+            "    crate::TestCase {{ name: {:?}, specnum: {:?}, mandatory: {}, run: {run} }},",
+            case.name, case.manifest.specnum, case.manifest.mandatory
+        );
+    }
+    out.push_str("];\n");
+    out
+}
+
+fn write_if_changed(path: &Path, contents: &str) {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == contents) {
+        return;
+    }
+    std::fs::write(path, contents).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+}
