@@ -37,6 +37,8 @@ pub struct Chart {
     /// `binding="late"`: each `<data>` gets its value when its state is first entered
     /// (SCXML 1.0, 5.3).
     pub late_binding: bool,
+    /// The `<invoke>` elements in document order.
+    pub invokes: Vec<Invoke>,
     /// Concrete event names the chart mentions, first occurrence first, with the 1-based line
     /// and span of that occurrence.
     pub event_names: Vec<(String, u32, Span)>,
@@ -322,4 +324,34 @@ pub enum DataInit {
     Expr(Code),
     /// Inline content or `src` file: JSON text.
     Json(String),
+}
+
+/// An `<invoke>` of an SCXML child chart known at build time (SCXML 1.0, 6.4).
+#[derive(Debug, Clone)]
+pub struct Invoke {
+    /// The invoking state.
+    pub state: usize,
+    /// 1-based line.
+    pub line: u32,
+    /// `type` / `typeexpr`.
+    pub type_: Option<Value>,
+    /// `id`.
+    pub id: Option<String>,
+    /// `idlocation`.
+    pub idlocation: Option<Location>,
+    /// `namelist` data indices.
+    pub namelist: Vec<usize>,
+    /// Why evaluating `namelist` must fail at run time.
+    pub namelist_error: Option<String>,
+    /// `<param>` children.
+    pub params: Vec<Param>,
+    /// `autoforward="true"`.
+    pub autoforward: bool,
+    /// `<finalize>`.
+    pub finalize: Option<Block>,
+    /// The child chart: inline `<content><scxml>` or the file named by `src`. Taken out by
+    /// the planner.
+    pub child: Option<Box<Chart>>,
+    /// The name of the module the child's code is emitted into.
+    pub module: String,
 }

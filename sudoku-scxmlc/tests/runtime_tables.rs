@@ -313,6 +313,7 @@ impl Builder {
             done_data: Box::leak(self.done_data.into_boxed_slice()),
             data: &DATA,
             script: None,
+            invokes: &[],
             late_binding: false,
         }))
     }
@@ -1335,7 +1336,8 @@ fn datamodel_scenario<C: Chart<Data = Rec, State = StateIndex>>() {
     assert_eq!(evs[0].name, "send");
     assert_eq!(evs[0].kind, EventKind::External);
     assert_eq!(evs[1].name, "echo.one");
-    assert_eq!(evs[1].sendid.as_deref(), Some("send-1"));
+    // Sent without `id` or `idlocation`: `_event.sendid` is blank (SCXML 1.0, 5.10.1).
+    assert_eq!(evs[1].sendid, None);
     assert_eq!(
         evs[1].origintype.as_deref(),
         Some("http://www.w3.org/TR/scxml/#SCXMLEventProcessor")
@@ -1464,6 +1466,7 @@ static TOGGLE: Tables<()> = Tables {
     done_data: &[],
     data: &[],
     script: None,
+    invokes: &[],
     late_binding: false,
 };
 

@@ -147,6 +147,27 @@ fn collect(dir: &Path, charts_dir: &Path, manifest: &BTreeMap<String, Manifest>)
             .collect();
         (digits.parse::<u32>().unwrap_or(u32::MAX), stem)
     });
+    // Sub-documents (`testNNNsub1.txml`, named by `src="file:testNNNsub1.scxml"`) are
+    // rewritten, and data files (`testNNN.txt`) copied, into the folder the charts are
+    // compiled from, so that `src` attributes resolve there.
+    for path in &entries {
+        let name = stem(path);
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("txml") if !is_test(&name) => {
+                if let Ok(text) = std::fs::read_to_string(path) {
+                    if let Ok(r) = rewrite::rewrite(&text) {
+                        write_if_changed(&charts_dir.join(format!("{name}.scxml")), &r.text);
+                    }
+                }
+            }
+            Some("txt") => {
+                if let Ok(text) = std::fs::read_to_string(path) {
+                    write_if_changed(&charts_dir.join(format!("{name}.txt")), &text);
+                }
+            }
+            _ => {}
+        }
+    }
     let mut cases = Vec::new();
     for path in entries {
         if path.extension().and_then(|e| e.to_str()) != Some("txml") || !is_test(&stem(&path)) {
@@ -188,12 +209,15 @@ fn classify(name: &str, path: &Path, manifest: &Manifest, charts_dir: &Path) -> 
         }
     };
     let module = name.to_owned();
-    // The rewritten chart keeps the test's path, so `src` attributes resolve beside it.
+    // The rewritten chart is compiled from `$OUT_DIR/w3c/`, beside its rewritten
+    // sub-documents and data files.
+    let chart_path = charts_dir.join(format!("{module}.scxml"));
+    write_if_changed(&chart_path, &rewritten.text);
     let generated = sudoku_scxmlc::Config::new()
         .type_name("Machine")
         .verbatim_state_names(true)
         .runtime_path("::sudoku_scxmlc::runtime")
-        .generate(path, &rewritten.text);
+        .generate(&chart_path, &rewritten.text);
     match generated {
         Ok(g) if reject => Kind::Broken(format!(
             "the document should have been rejected, but it compiled ({} bytes of Rust)",
@@ -201,7 +225,6 @@ fn classify(name: &str, path: &Path, manifest: &Manifest, charts_dir: &Path) -> 
         )),
         Ok(g) => {
             write_if_changed(&charts_dir.join(format!("{module}.rs")), &g.code);
-            write_if_changed(&charts_dir.join(format!("{module}.scxml")), &rewritten.text);
             Kind::Compiled {
                 module,
                 null: rewritten.datamodel == rewrite::Datamodel::Null,

@@ -390,6 +390,61 @@ impl Emitter<'_> {
         })
     }
 
+    /// `fn invoke_N(&mut Data, &mut Context) -> Result<InvokeStart, ExecError>`: evaluates
+    /// the `<invoke>`'s `type`, id, `namelist` and `<param>`s and creates the child session
+    /// (SCXML 1.0, 6.4).
+    pub(super) fn invoke_fn(&mut self, k: usize) -> TokenStream {
+        let rt = self.rt.clone();
+        let data = self.data_ty.clone();
+        let plan = self.plan;
+        let inv = &plan.chart.invokes[k];
+        let name = format_ident!("invoke_{k}");
+        let state_id = &plan.chart.states[inv.state].id;
+        let doc = format!(
+            " `<invoke>` of `{state_id}` at {}:{}; the child is `{}::Invoked`.",
+            self.file, inv.line, inv.module
+        );
+        let type_check = match &inv.type_ {
+            None => quote!(),
+            Some(v) => {
+                let t = self.string(v);
+                quote! {
+                    let __type: ::std::string::String = #t;
+                    #rt::check_invoke_type(::core::option::Option::Some(__type.as_str()))?;
+                }
+            }
+        };
+        let id = match &inv.id {
+            Some(id) => quote!(::std::string::String::from(#id)),
+            None => quote!(__ctx.generate_invoke_id(#state_id)),
+        };
+        let idloc = inv
+            .idlocation
+            .as_ref()
+            .map(|loc| self.assign_to(loc, quote!(__id.clone())));
+        let params = self.payload(
+            &inv.namelist,
+            inv.namelist_error.as_deref(),
+            &inv.params,
+            None,
+        );
+        let module = format_ident!("{}", inv.module);
+        quote! {
+            #[doc = #doc]
+            fn #name(__data: &mut #data, __ctx: &mut #rt::Context) -> ::core::result::Result<#rt::InvokeStart, #rt::ExecError> {
+                #type_check
+                let __id: ::std::string::String = #id;
+                #idloc
+                let __params = #params;
+                ::core::result::Result::Ok(#rt::InvokeStart {
+                    session: #rt::spawn::<#module::InvokedChart>(&__id),
+                    id: __id,
+                    params: __params,
+                })
+            }
+        }
+    }
+
     /// `fn done_data_N(&Data, &Context) -> Result<Value, ExecError>`.
     pub(super) fn done_data_fn(
         &mut self,

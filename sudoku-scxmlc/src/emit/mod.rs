@@ -92,6 +92,24 @@ pub fn emit(plan: &Plan, runtime: &syn::Path) -> String {
         }
         out.push('\n');
     }
+    for (k, child) in plan.children.iter().enumerate() {
+        let inv = &plan.chart.invokes[k];
+        let code = emit(child, runtime);
+        out.push_str(&format!(
+            "\n/// The chart invoked by the `<invoke>` at {}:{} (SCXML 1.0, 6.4).\n\
+             #[allow(dead_code, unused_imports, reason = \"a child chart offers the same items as a top-level one\")]\n\
+             pub mod {} {{\n    use super::*;\n",
+            e.file, inv.line, inv.module
+        ));
+        for line in code.lines() {
+            if !line.is_empty() {
+                out.push_str("    ");
+                out.push_str(line);
+            }
+            out.push('\n');
+        }
+        out.push_str("}\n");
+    }
     out
 }
 
@@ -439,6 +457,21 @@ impl Emitter<'_> {
             let line = num(dd.line);
             done.push(quote!(#rt::DoneData { line: #line, eval: #name }));
         }
+        let mut invokes = Vec::new();
+        for (k, inv) in plan.chart.invokes.iter().enumerate() {
+            fns.push(self.invoke_fn(k));
+            let name = format_ident!("invoke_{k}");
+            let (state, line, autoforward) = (num(inv.state), num(inv.line), inv.autoforward);
+            let finalize = opt(plan.invoke_finalize[k]);
+            invokes.push(quote!(#rt::Invoke {
+                state: #state,
+                line: #line,
+                autoforward: #autoforward,
+                finalize: #finalize,
+                start: #name,
+            }));
+        }
+        let n_invokes = num(invokes.len());
         let mut data_items = Vec::new();
         for (k, d) in plan.chart.data.iter().enumerate() {
             fns.push(self.data_fns(k));
@@ -487,6 +520,7 @@ impl Emitter<'_> {
                     done_data: &DONE_DATA,
                     data: &DATA,
                     script: #script,
+                    invokes: &INVOKES,
                     late_binding: #late_binding,
                 };
 
@@ -505,6 +539,7 @@ impl Emitter<'_> {
                 static BLOCKS: [#rt::Block<#data>; #nb] = [#(#blocks),*];
                 static DONE_DATA: [#rt::DoneData<#data>; #nd] = [#(#done),*];
                 static DATA: [#rt::DataItem<#data>; #ndata] = [#(#data_items),*];
+                static INVOKES: [#rt::Invoke<#data>; #n_invokes] = [#(#invokes),*];
 
                 #(#fns)*
             }

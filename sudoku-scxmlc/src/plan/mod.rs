@@ -43,6 +43,10 @@ pub struct Plan {
     pub done_data: Vec<(usize, DoneData)>,
     /// Per state: index into [`Plan::done_data`].
     pub state_done_data: Vec<Option<usize>>,
+    /// Per `<invoke>`: block index of its `<finalize>`.
+    pub invoke_finalize: Vec<Option<usize>>,
+    /// Per `<invoke>`: the plan of the child chart (type name `Invoked`).
+    pub children: Vec<Plan>,
 }
 
 /// Plans a chart.
@@ -50,10 +54,16 @@ pub struct Plan {
 /// # Errors
 /// Two state ids or two event names that mangle to the same Rust name.
 pub fn plan(
-    chart: Chart,
+    mut chart: Chart,
     type_name: Option<&str>,
     verbatim_state_names: bool,
 ) -> Result<Plan, Vec<Diagnostic>> {
+    let children = chart
+        .invokes
+        .iter_mut()
+        .filter_map(|i| i.child.take())
+        .map(|c| plan(*c, Some("Invoked"), verbatim_state_names))
+        .collect::<Result<Vec<_>, _>>()?;
     let n = chart.states.len();
     let mut diags = Vec::new();
 
@@ -187,6 +197,16 @@ pub fn plan(
         blocks.push(b);
         blocks.len() - 1
     });
+    let invoke_finalize = chart
+        .invokes
+        .iter()
+        .map(|i| {
+            i.finalize.clone().map(|b| {
+                blocks.push(b);
+                blocks.len() - 1
+            })
+        })
+        .collect();
     let type_name = type_name.map_or_else(|| ident::type_name(&chart.name), str::to_owned);
     debug_assert!(chart.datamodel == DatamodelKind::Rust || chart.data.is_empty());
     Ok(Plan {
@@ -205,5 +225,7 @@ pub fn plan(
         script_block,
         done_data,
         state_done_data,
+        invoke_finalize,
+        children,
     })
 }

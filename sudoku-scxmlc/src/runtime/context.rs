@@ -2,8 +2,9 @@
 //! machine besides its datamodel — `_event`, `In()`, `_name`, `_sessionid`, the event queues,
 //! `<raise>`, `<send>`, `<cancel>` and `<log>`.
 
+use super::invoke::Child;
 use super::state_set::StateSet;
-use super::time::Timers;
+use super::time::{Route, Timers};
 use super::{Event, EventKind, ExecError, StateIndex, StateInfo};
 use serde_json::Value;
 use std::cell::OnceCell;
@@ -53,6 +54,13 @@ pub struct Context {
     pub(crate) next_send_id: u64,
     ids: OnceCell<HashMap<&'static str, StateIndex>>,
     io_processors: OnceCell<Value>,
+    /// When this session was invoked: its invoke id.
+    pub(crate) invoke_id: Option<String>,
+    /// Events sent to `#_parent`, collected by the parent.
+    pub(crate) to_parent: Vec<Event>,
+    /// The sessions this one invoked, in invocation order.
+    pub(crate) children: Vec<Child>,
+    next_invoke_id: u64,
 }
 
 impl Context {
@@ -72,6 +80,10 @@ impl Context {
             next_send_id: 1,
             ids: OnceCell::new(),
             io_processors: OnceCell::new(),
+            invoke_id: None,
+            to_parent: Vec::new(),
+            children: Vec::new(),
+            next_invoke_id: 1,
         }
     }
 
@@ -150,6 +162,9 @@ impl Context {
     ///   has kind external, `origintype` the SCXML processor URI and `origin`
     ///   `#_scxml_<session id>`.
     /// * `#_internal`: the internal queue, immediately.
+    /// * `#_parent` (in an invoked session): the invoking session's external queue, with
+    ///   `invokeid` set to this session's invoke id.
+    /// * `#_<invokeid>`: the external queue of the session this one invoked with that id.
     /// * any other `#_...` target: no such session is reachable, so `error.communication` is
     ///   raised on the internal queue (with `sendid` set) and the call still returns `Ok`.
     ///
@@ -207,6 +222,43 @@ impl Context {
                 });
                 return Ok(id);
             }
+            Some("#_parent") if self.invoke_id.is_some() => {
+                let event = Event {
+                    sendid,
+                    origin: Some(origin),
+                    origintype: Some(SCXML_PROCESSOR.to_owned()),
+                    invokeid: self.invoke_id.clone(),
+                    ..Event::with_kind(event, EventKind::External, data)
+                };
+                if delay.is_zero() {
+                    self.to_parent.push(event);
+                } else {
+                    let due = self.now.saturating_add(delay);
+                    self.timers.schedule_to(due, Route::Parent, event);
+                }
+                return Ok(id);
+            }
+            Some(t)
+                if t.strip_prefix("#_")
+                    .is_some_and(|c| self.children.iter().any(|x| x.id == c)) =>
+            {
+                let child = t["#_".len()..].to_owned();
+                let event = Event {
+                    sendid,
+                    origin: Some(origin),
+                    origintype: Some(SCXML_PROCESSOR.to_owned()),
+                    ..Event::with_kind(event, EventKind::External, data)
+                };
+                if delay.is_zero() {
+                    if let Some(c) = self.children.iter_mut().find(|x| x.id == child) {
+                        c.session.deliver(event);
+                    }
+                } else {
+                    let due = self.now.saturating_add(delay);
+                    self.timers.schedule_to(due, Route::Child(child), event);
+                }
+                return Ok(id);
+            }
             Some(other) if !other.starts_with("#_") => {
                 // SCXML 1.0, 6.2.4: a target the SCXML event I/O processor does not support
                 // is an `error.execution`.
@@ -244,6 +296,14 @@ impl Context {
             self.timers.schedule(self.now.saturating_add(delay), event);
         }
         Ok(id)
+    }
+
+    /// A new invoke id for an `<invoke>` of `state` without `id` (SCXML 1.0, 6.4.1): of the
+    /// form `stateid.N`, unique in this session.
+    pub fn generate_invoke_id(&mut self, state: &str) -> String {
+        let n = self.next_invoke_id;
+        self.next_invoke_id += 1;
+        format!("{state}.{n}")
     }
 
     /// `<cancel>` (SCXML 1.0, section 6.3): drops the pending delayed sends with this id.

@@ -66,6 +66,11 @@ pub(crate) struct Interpreter<D: 'static> {
     pub(crate) final_state: Option<StateIndex>,
     /// Late binding: the states whose `<data>` items have their values.
     data_bound: StateSet,
+    /// Appendix D `statesToInvoke`: entered states with `<invoke>`s, invoked at the end of
+    /// the macrostep.
+    states_to_invoke: StateSet,
+    /// The `<donedata>` of the top-level final state that stopped the machine.
+    pub(crate) done_data: Value,
     scratch: Scratch,
 }
 
@@ -326,6 +331,8 @@ impl<D: 'static> Interpreter<D> {
             history_recorded: StateSet::with_capacity(n),
             final_state: None,
             data_bound: StateSet::with_capacity(n),
+            states_to_invoke: StateSet::with_capacity(n),
+            done_data: Value::Null,
             scratch: Scratch {
                 exit_set: StateSet::with_capacity(n),
                 entry: EntrySets {
@@ -465,7 +472,7 @@ impl<D: 'static> Interpreter<D> {
             self.run_block(script);
         }
         self.enter_initial_configuration();
-        self.macrostep();
+        self.settle(0);
         self.finish_if_stopped();
     }
 
@@ -479,19 +486,93 @@ impl<D: 'static> Interpreter<D> {
             self.outbox.push(Notification::Event(event.clone()));
         }
         self.ctx.event = event;
+        if !self.ctx.children.is_empty() {
+            self.finalize_and_forward();
+        }
         self.select_transitions(false);
         let mut steps = 0;
         if !self.scratch.filtered.is_empty() {
             self.microstep();
             steps = 1;
         }
-        self.macrostep_from(steps);
+        self.settle(steps);
         self.finish_if_stopped();
     }
 
-    /// Runs eventless transitions and internal events until both are exhausted.
-    fn macrostep(&mut self) {
-        self.macrostep_from(0);
+    /// Appendix D `mainEventLoop` for the external event in `ctx.event`: runs the
+    /// `<finalize>` of the invocation it came from, and forwards it to every child invoked
+    /// with `autoforward`.
+    fn finalize_and_forward(&mut self) {
+        let from = self.ctx.event.invokeid.clone();
+        for i in 0..self.ctx.children.len() {
+            let Some(child) = self.ctx.children.get(i) else {
+                break;
+            };
+            let Some(inv) = self.tables.invokes.get(child.invoke as usize) else {
+                continue;
+            };
+            if from.as_deref() == Some(child.id.as_str()) {
+                if let Some(block) = inv.finalize {
+                    self.run_block(block);
+                }
+            }
+            if inv.autoforward {
+                let event = self.ctx.event.clone();
+                if let Some(child) = self.ctx.children.get_mut(i) {
+                    child.session.deliver(event);
+                }
+            }
+        }
+        // The child's last event: it is gone now.
+        if let Some(id) = from {
+            let done = self.ctx.event.name.strip_prefix("done.invoke.") == Some(id.as_str());
+            if done {
+                self.ctx.children.retain(|c| !(c.finished && c.id == id));
+            }
+        }
+    }
+
+    /// The macrostep, then the invocations of the states it entered (Appendix D: after the
+    /// internal queue is empty, `statesToInvoke` are invoked in entry order; if that raised
+    /// internal events, another macrostep follows).
+    fn settle(&mut self, steps: usize) {
+        self.macrostep_from(steps);
+        while self.running && !self.states_to_invoke.is_empty() {
+            let states: Vec<StateIndex> = self.states_to_invoke.iter().collect();
+            self.states_to_invoke.clear();
+            for s in states {
+                for k in 0..self.tables.invokes.len() {
+                    if self.tables.invokes[k].state == s {
+                        self.invoke(k);
+                    }
+                }
+            }
+            if self.ctx.internal.is_empty() {
+                break;
+            }
+            self.macrostep_from(0);
+        }
+    }
+
+    /// Appendix D `invoke`: evaluates the `<invoke>` and starts the child; an error raises
+    /// `error.execution` and invokes nothing.
+    fn invoke(&mut self, k: usize) {
+        let inv = &self.tables.invokes[k];
+        let (data, ctx) = (&mut self.data, &mut self.ctx);
+        match guarded(|| (inv.start)(data, ctx)) {
+            Ok(start) => {
+                let mut session = start.session;
+                session.start(self.ctx.now, start.params);
+                self.ctx.children.push(super::invoke::Child {
+                    id: start.id,
+                    state: inv.state,
+                    invoke: k as u32,
+                    session,
+                    finished: false,
+                });
+            }
+            Err(e) => self.execution_error(inv.line, e),
+        }
     }
 
     /// Appendix D's inner loop of `mainEventLoop`: eventless transitions first, then one
@@ -541,6 +622,20 @@ impl<D: 'static> Interpreter<D> {
         self.final_state = self.ctx.configuration.iter().find(|&s| {
             states[s as usize].parent == 0 && states[s as usize].kind == StateKind::Final
         });
+        // Appendix D `exitInterpreter`: an invoked session returns its final's done data.
+        if let Some(dd) = self
+            .final_state
+            .and_then(|f| states[f as usize].donedata)
+            .and_then(|d| self.tables.done_data.get(d as usize))
+        {
+            let (data, ctx) = (&self.data, &self.ctx);
+            match guarded(|| (dd.eval)(data, ctx)) {
+                Ok(v) => self.done_data = v,
+                Err(e) => self.execution_error(dd.line, e),
+            }
+        }
+        self.ctx.children.clear();
+        self.states_to_invoke.clear();
         // Exit every active state in exit order, each onexit block separately.
         let mut order = std::mem::take(&mut self.scratch.atomic);
         order.clear();
@@ -702,6 +797,11 @@ impl<D: 'static> Interpreter<D> {
             for &b in states[s as usize].onexit {
                 self.run_block(b);
             }
+            // Appendix D `exitStates`: cancel the invocations of the exited state.
+            self.states_to_invoke.remove(s);
+            if !self.ctx.children.is_empty() {
+                self.ctx.children.retain(|c| c.state != s);
+            }
             self.ctx.configuration.remove(s);
             if self.record_states {
                 self.outbox.push(Notification::Exited(s));
@@ -779,6 +879,9 @@ impl<D: 'static> Interpreter<D> {
             self.ctx.configuration.insert(s);
             if self.record_states {
                 self.outbox.push(Notification::Entered(s));
+            }
+            if self.tables.invokes.iter().any(|i| i.state == s) {
+                self.states_to_invoke.insert(s);
             }
             if self.tables.late_binding && !self.data_bound.contains(s) {
                 self.data_bound.insert(s);
@@ -977,6 +1080,7 @@ mod tests {
         done_data: &[],
         data: &[],
         script: None,
+        invokes: &[],
         late_binding: false,
     };
 

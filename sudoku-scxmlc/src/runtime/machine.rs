@@ -494,7 +494,7 @@ impl<C: Chart> Machine<C> {
     pub fn next_deadline(&self) -> Option<Duration> {
         let core = self.core();
         if core.running {
-            core.ctx.timers.next_deadline()
+            core.next_deadline_tree()
         } else {
             None
         }
@@ -507,10 +507,7 @@ impl<C: Chart> Machine<C> {
             return None;
         }
         let now = core.ctx.now;
-        core.ctx
-            .timers
-            .next_deadline()
-            .map(|d| d.saturating_sub(now))
+        core.next_deadline_tree().map(|d| d.saturating_sub(now))
     }
 
     /// Moves machine time forward by `by`. Delayed events due by then fire one at a time in
@@ -618,10 +615,13 @@ impl<C: Chart> Machine<C> {
                 core.process_external(event);
                 return true;
             }
+            // Invoked children run when this machine is idle; what they send arrives as
+            // external events.
+            if !core.ctx.children.is_empty() && core.pump_children() {
+                return true;
+            }
             if let Some(target) = shared.advance_target.get() {
-                if let Some((deadline, event)) = core.ctx.timers.pop_due(target) {
-                    core.ctx.now = core.ctx.now.max(deadline);
-                    core.process_external(event);
+                if core.fire_next_due(target) {
                     return true;
                 }
             }
@@ -630,7 +630,8 @@ impl<C: Chart> Machine<C> {
             core.ctx.timers.clear();
         }
         if let Some(target) = shared.advance_target.take() {
-            core.ctx.now = core.ctx.now.max(target);
+            let now = core.ctx.now.max(target);
+            super::Session::set_now(core, now);
             return true;
         }
         false

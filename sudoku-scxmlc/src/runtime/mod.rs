@@ -12,6 +12,7 @@ mod error;
 mod event;
 mod foreach;
 mod interpreter;
+mod invoke;
 mod machine;
 mod snapshot;
 mod state_set;
@@ -22,11 +23,12 @@ pub use context::{Context, SendRequest};
 pub use error::{ExecError, InitError, RuntimeError};
 pub use event::{descriptor_matches, normalize_descriptor, Event, EventKind};
 pub use foreach::{foreach_items, ForeachArray};
+pub use invoke::{check_invoke_type, spawn, InvokeStart, Session};
 pub use machine::{Connection, Machine, WeakMachine};
 pub use snapshot::{PendingEvent, Snapshot, SnapshotError};
 pub use tables::{
     Block, BlockIndex, Chart, Condition, ConditionIndex, DataItem, Domain, DoneData, DoneDataIndex,
-    StateIndex, StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo, NO_STATE,
+    Invoke, StateIndex, StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo, NO_STATE,
 };
 pub use time::parse_delay;
 

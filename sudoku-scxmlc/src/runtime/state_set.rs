@@ -64,7 +64,6 @@ impl StateSet {
     }
 
     /// Whether the set is empty.
-    #[cfg(test)]
     pub(crate) fn is_empty(&self) -> bool {
         self.words.iter().all(|&w| w == 0)
     }

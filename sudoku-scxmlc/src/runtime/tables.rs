@@ -146,6 +146,22 @@ pub struct DoneData<D> {
     pub eval: fn(&D, &Context) -> Result<Value, ExecError>,
 }
 
+/// A compiled `<invoke>` (SCXML 1.0, 6.4) of an SCXML chart compiled with its parent.
+pub struct Invoke<D> {
+    /// The invoking state.
+    pub state: StateIndex,
+    /// 1-based chart line of the `<invoke>` element.
+    pub line: u32,
+    /// `autoforward="true"`: every external event this session processes is also sent to
+    /// the child.
+    pub autoforward: bool,
+    /// The `<finalize>` block, run on each event from the child before it is processed.
+    pub finalize: Option<BlockIndex>,
+    /// Evaluates `type`, `id`/`idlocation`, `namelist` and `<param>`, and creates the child.
+    /// An `Err` raises `error.execution` and nothing is invoked.
+    pub start: fn(&mut D, &mut Context) -> Result<super::InvokeStart, ExecError>,
+}
+
 /// A `<data>` item of the datamodel.
 pub struct DataItem<D> {
     /// The `id` attribute.
@@ -184,6 +200,8 @@ pub struct Tables<D: 'static> {
     pub data: &'static [DataItem<D>],
     /// The top-level `<script>` block, run once after the datamodel is initialised.
     pub script: Option<BlockIndex>,
+    /// The `<invoke>` elements in document order.
+    pub invokes: &'static [Invoke<D>],
     /// `binding="late"` (SCXML 1.0, 5.3): every field exists from the start, but a `<data>`
     /// inside a state gets its value only when that state is first entered, before its
     /// `<onentry>`. With early binding (the default) all values are assigned at start.

@@ -56,26 +56,42 @@ pub fn parse_delay(s: &str) -> Result<Duration, ExecError> {
     Ok(Duration::new(secs, (nanos % 1_000_000_000) as u32))
 }
 
+/// Where a delayed event goes when it fires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Route {
+    /// This session's external queue.
+    Own,
+    /// The invoking session (`#_parent`).
+    Parent,
+    /// The invoked session with this invoke id (`#_<invokeid>`).
+    Child(String),
+}
+
 /// Pending delayed events ordered by `(deadline, sequence number)`, so events with equal
 /// deadlines fire in the order they were sent.
 #[derive(Debug, Default)]
 pub(crate) struct Timers {
-    queue: BTreeMap<(Duration, u64), Event>,
+    queue: BTreeMap<(Duration, u64), (Route, Event)>,
     next_seq: u64,
 }
 
 impl Timers {
-    /// Schedules `event` at `deadline`.
+    /// Schedules `event` for this session's external queue at `deadline`.
     pub(crate) fn schedule(&mut self, deadline: Duration, event: Event) {
+        self.schedule_to(deadline, Route::Own, event);
+    }
+
+    /// Schedules `event` for `route` at `deadline`.
+    pub(crate) fn schedule_to(&mut self, deadline: Duration, route: Route, event: Event) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.queue.insert((deadline, seq), event);
+        self.queue.insert((deadline, seq), (route, event));
     }
 
     /// Drops every pending event whose `sendid` is `sendid` (`<cancel>`, SCXML 1.0, 6.3).
     pub(crate) fn cancel(&mut self, sendid: &str) {
         self.queue
-            .retain(|_, e| e.sendid.as_deref() != Some(sendid));
+            .retain(|_, (_, e)| e.sendid.as_deref() != Some(sendid));
     }
 
     /// The earliest deadline.
@@ -84,16 +100,20 @@ impl Timers {
     }
 
     /// Removes and returns the earliest event if it is due at or before `limit`.
-    pub(crate) fn pop_due(&mut self, limit: Duration) -> Option<(Duration, Event)> {
+    pub(crate) fn pop_due(&mut self, limit: Duration) -> Option<(Duration, Route, Event)> {
         if self.next_deadline()? > limit {
             return None;
         }
-        self.queue.pop_first().map(|((d, _), e)| (d, e))
+        self.queue.pop_first().map(|((d, _), (r, e))| (d, r, e))
     }
 
-    /// The pending events in firing order, with their deadlines.
+    /// The pending events for this session's own queue in firing order, with their
+    /// deadlines.
     pub(crate) fn pending(&self) -> impl Iterator<Item = (Duration, &Event)> {
-        self.queue.iter().map(|((d, _), e)| (*d, e))
+        self.queue
+            .iter()
+            .filter(|(_, (r, _))| *r == Route::Own)
+            .map(|((d, _), (_, e))| (*d, e))
     }
 
     /// Drops everything.
@@ -179,9 +199,9 @@ mod tests {
         t.cancel("x");
         assert_eq!(t.len(), 2);
         assert!(t.pop_due(ms(9)).is_none());
-        let (d, e) = t.pop_due(ms(10)).unwrap();
+        let (d, _, e) = t.pop_due(ms(10)).unwrap();
         assert_eq!((d, e.name.as_str()), (ms(10), "a"));
-        let (_, e) = t.pop_due(ms(100)).unwrap();
+        let (_, _, e) = t.pop_due(ms(100)).unwrap();
         assert_eq!(e.name, "b");
         assert!(t.pop_due(ms(1000)).is_none());
         assert_eq!(t.next_deadline(), None);

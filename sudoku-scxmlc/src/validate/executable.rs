@@ -51,7 +51,7 @@ impl<'a> Validator<'a> {
     }
 
     /// A literal attribute or its `…expr` twin; both is an error.
-    fn value_pair(&mut self, e: &Element, literal: &str, expr: &str) -> Option<Value> {
+    pub(super) fn value_pair(&mut self, e: &Element, literal: &str, expr: &str) -> Option<Value> {
         match (e.attr(literal), e.attr(expr)) {
             (Some(l), Some(x)) => {
                 let _ = l;
@@ -67,7 +67,7 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn location(&mut self, a: &Attribute) -> Option<Location> {
+    pub(super) fn location(&mut self, a: &Attribute) -> Option<Location> {
         let code = self.code_attr(a, CodeKind::Expr)?;
         let expr: syn::Expr = syn::parse2(code.tokens.clone()).ok()?;
         let (root, bare) = place_root(&expr);
@@ -309,37 +309,7 @@ impl<'a> Validator<'a> {
         for c in e.elements().filter(|c| c.is_scxml()) {
             self.check_element(c);
             match c.name.as_str() {
-                "param" => {
-                    let Some(name) = c.attr("name") else {
-                        self.error(c.span, "`<param>` needs a `name`");
-                        continue;
-                    };
-                    let mut error = None;
-                    let expr = match (c.attr("expr"), c.attr("location")) {
-                        (Some(x), None) => self.code_attr(x, CodeKind::Expr),
-                        (None, Some(l)) => self.location(l).map(|loc| {
-                            if loc.data == LocationRoot::Undeclared {
-                                error = Some(format!("`{}` is not a valid location", l.value));
-                            }
-                            loc.code
-                        }),
-                        (Some(_), Some(l)) => {
-                            self.error(l.name_span, "`<param>` has both `expr` and `location`");
-                            None
-                        }
-                        (None, None) => {
-                            self.error(c.span, "`<param>` needs `expr` or `location`");
-                            None
-                        }
-                    };
-                    if let Some(expr) = expr {
-                        params.push(Param {
-                            name: name.value.clone(),
-                            expr,
-                            error,
-                        });
-                    }
-                }
+                "param" => params.extend(self.param(c)),
                 "content" => {
                     if content.is_some() {
                         self.error(c.span, "only one `<content>` is allowed");
@@ -363,6 +333,38 @@ impl<'a> Validator<'a> {
             );
         }
         (params, content)
+    }
+
+    /// One `<param>` of `<send>`, `<invoke>` or `<donedata>`: `expr`, or a `location` read
+    /// (an undeclared location fails at run time, SCXML 1.0, 5.4).
+    pub(super) fn param(&mut self, c: &Element) -> Option<Param> {
+        let Some(name) = c.attr("name") else {
+            self.error(c.span, "`<param>` needs a `name`");
+            return None;
+        };
+        let mut error = None;
+        let expr = match (c.attr("expr"), c.attr("location")) {
+            (Some(x), None) => self.code_attr(x, CodeKind::Expr),
+            (None, Some(l)) => self.location(l).map(|loc| {
+                if loc.data == LocationRoot::Undeclared {
+                    error = Some(format!("`{}` is not a valid location", l.value));
+                }
+                loc.code
+            }),
+            (Some(_), Some(l)) => {
+                self.error(l.name_span, "`<param>` has both `expr` and `location`");
+                None
+            }
+            (None, None) => {
+                self.error(c.span, "`<param>` needs `expr` or `location`");
+                None
+            }
+        };
+        Some(Param {
+            name: name.value.clone(),
+            expr: expr?,
+            error,
+        })
     }
 
     pub(super) fn donedata(&mut self, e: &Element) -> DoneData {

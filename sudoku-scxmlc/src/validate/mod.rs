@@ -5,6 +5,7 @@
 
 mod code;
 mod executable;
+mod invoke;
 mod reachability;
 mod rules;
 
@@ -25,6 +26,16 @@ pub fn validate(
     src: &SourceFile,
     base_dir: Option<&Path>,
 ) -> (Option<Chart>, Vec<Diagnostic>) {
+    validate_root(&doc.root, src, base_dir)
+}
+
+/// Validates the chart whose `<scxml>` element is `root` (the document's root, or an inline
+/// child chart of an `<invoke>`).
+fn validate_root(
+    root: &Element,
+    src: &SourceFile,
+    base_dir: Option<&Path>,
+) -> (Option<Chart>, Vec<Diagnostic>) {
     let mut v = Validator {
         src,
         base_dir,
@@ -38,8 +49,9 @@ pub fn validate(
         data_ids: HashMap::new(),
         event_names: Vec::new(),
         included_files: Vec::new(),
+        invokes: Vec::new(),
     };
-    let chart = v.run(&doc.root);
+    let chart = v.run(root);
     let has_error = v
         .diags
         .iter()
@@ -64,6 +76,7 @@ pub(crate) struct Validator<'a> {
     data_ids: HashMap<String, usize>,
     event_names: Vec<(String, u32, Span)>,
     included_files: Vec<PathBuf>,
+    invokes: Vec<crate::chart::Invoke>,
 }
 
 impl<'a> Validator<'a> {
@@ -147,6 +160,7 @@ impl<'a> Validator<'a> {
             data: std::mem::take(&mut self.data),
             script,
             late_binding,
+            invokes: std::mem::take(&mut self.invokes),
             event_names: std::mem::take(&mut self.event_names),
             included_files: std::mem::take(&mut self.included_files),
         })
@@ -415,7 +429,7 @@ impl<'a> Validator<'a> {
     }
 
     /// Reads a file named by a `src` attribute, relative to the chart.
-    fn read_included(&mut self, src: &Attribute) -> Option<String> {
+    pub(super) fn read_included(&mut self, src: &Attribute) -> Option<String> {
         let Some(base) = self.base_dir else {
             self.error(
                 src.span,
@@ -532,10 +546,11 @@ impl<'a> Validator<'a> {
                     let dd = self.donedata(child);
                     self.states[index].donedata = Some(dd);
                 }
-                "invoke" => self.diags.push(
-                    Diagnostic::error(child.span, "`<invoke>` is not supported yet")
-                        .with_help("compile the child chart separately and drive it from Rust"),
-                ),
+                "invoke" => {
+                    if let Some(invoke) = self.invoke(child, index) {
+                        self.invokes.push(invoke);
+                    }
+                }
                 _ => {}
             }
         }

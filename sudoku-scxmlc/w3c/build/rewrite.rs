@@ -44,6 +44,8 @@ struct Scope {
     declared: BTreeSet<String>,
     /// `varN` ids the chart refers to.
     used: BTreeSet<String>,
+    /// `varN` ids the chart assigns (so ECMAScript would create them).
+    assigned: BTreeSet<String>,
     /// Where in the output a `<datamodel>` for undeclared variables goes: right after the
     /// `<scxml ...>` start tag.
     insert_at: usize,
@@ -146,6 +148,7 @@ impl Rewriter {
             self.scopes.push(Scope {
                 declared: BTreeSet::new(),
                 used: BTreeSet::new(),
+                assigned: BTreeSet::new(),
                 insert_at: 0,
             });
         }
@@ -159,10 +162,42 @@ impl Rewriter {
         v
     }
 
+    /// `varN`, noted as used and assigned.
+    fn assigned_var(&mut self, n: &str) -> String {
+        let v = self.var(n);
+        self.scope().assigned.insert(v.clone());
+        v
+    }
+
+    /// A condition on whether `varN` is bound, decided when the scope closes: a variable
+    /// that is neither declared nor assigned anywhere in the chart never exists, so it is
+    /// never bound (test245: a child chart that does not declare what the parent passes).
+    fn bound_test(&mut self, n: &str, negate: bool) -> String {
+        let v = var_name(n);
+        format!("{}@BOUND:{v}@", if negate { "!" } else { "" })
+    }
+
     fn close_scope(&mut self) {
         let Some(scope) = self.scopes.pop() else {
             return;
         };
+        // Resolve the bound tests of this scope (inner scopes resolved theirs already).
+        let mut tail = self.out.split_off(scope.insert_at);
+        while let Some(start) = tail.find("@BOUND:") {
+            let end = start
+                + tail[start + 7..]
+                    .find('@')
+                    .map_or(tail.len() - start, |e| e + 8);
+            let v = tail[start + 7..end - 1].to_owned();
+            let exists = scope.declared.contains(&v) || scope.assigned.contains(&v);
+            let test = if exists {
+                format!("!{v}.is_null()")
+            } else {
+                "false".to_owned()
+            };
+            tail.replace_range(start..end, &test);
+        }
+        self.out.push_str(&tail);
         let missing: Vec<&String> = scope.used.difference(&scope.declared).collect();
         if missing.is_empty() {
             return;
@@ -234,6 +269,7 @@ impl Rewriter {
             self.scopes.push(Scope {
                 declared: BTreeSet::new(),
                 used: BTreeSet::new(),
+                assigned: BTreeSet::new(),
                 insert_at,
             });
             if empty {
@@ -264,15 +300,15 @@ impl Rewriter {
             "someInlineVal" => "123".to_owned(),
             "contentFoo" => "<content>foo</content>".to_owned(),
             "incrementID" => {
-                let v = self.var(attr("id"));
+                let v = self.assigned_var(attr("id"));
                 format!("<assign location=\"{v}\" expr=\"conf::add({v}, 1)\"/>")
             }
             "sumVars" | "concatVars" => {
-                let (a, b) = (self.var(attr("id1")), self.var(attr("id2")));
+                let (a, b) = (self.assigned_var(attr("id1")), self.var(attr("id2")));
                 format!("<assign location=\"{a}\" expr=\"conf::add({a}, {b}.clone())\"/>")
             }
             "script" => {
-                let v = self.var("1");
+                let v = self.assigned_var("1");
                 format!("<script>*{v} = 1.into();</script>")
             }
             "sendToSender" => format!(
@@ -314,10 +350,8 @@ impl Rewriter {
             "targetpass" => one("target", "pass".to_owned()),
             "targetfail" => one("target", "fail".to_owned()),
             "id" => one("id", self.var(v)),
-            "location" | "idlocation" | "item" | "index" | "name" => {
-                let key = if item == "name" { "name" } else { item };
-                one(key, self.var(v))
-            }
+            "location" | "idlocation" | "item" | "index" => one(item, self.assigned_var(v)),
+            "name" => one("name", self.var(v)),
             "arrayVar" | "arrayTextVar" => one("array", self.var(v)),
             "namelist" => {
                 let names: Vec<String> = v.split_whitespace().map(|n| self.var(n)).collect();
@@ -372,8 +406,8 @@ impl Rewriter {
             "false" => one("cond", "false".to_owned()),
             "nonBoolean" => one("cond", "conf::non_boolean()?".to_owned()),
             "inState" => one("cond", format!("In({})", rust_str(v.trim()))),
-            "isBound" => one("cond", format!("!{}.is_null()", self.var(v))),
-            "unboundVar" => one("cond", format!("{}.is_null()", self.var(v))),
+            "isBound" => one("cond", self.bound_test(v, false)),
+            "unboundVar" => one("cond", self.bound_test(v, true)),
             "noValue" => one("cond", format!("!conf::truthy({})", self.var(v))),
             "idVal" | "namelistIdVal" => {
                 let (n, val) = split_eq(v)?;
