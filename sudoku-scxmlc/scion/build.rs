@@ -7,6 +7,8 @@
 //! missing folder gives an empty table, a chart without its `.json` trace or with an error is a
 //! failing case, never a build failure.
 
+#[path = "build/ecmascript.rs"]
+mod ecmascript;
 #[path = "build/rewrite.rs"]
 mod rewrite;
 
@@ -39,7 +41,7 @@ enum Kind {
     },
     /// The chart could not be used: the located message.
     Broken(String),
-    /// The chart needs ECMAScript (a later issue ports it).
+    /// The chart is not run: why (ECMAScript outside the translated subset).
     Skip(String),
 }
 
@@ -55,6 +57,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=SCXML_SCION_DIR");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build/rewrite.rs");
+    println!("cargo:rerun-if-changed=build/ecmascript.rs");
     let manifest_dir = PathBuf::from(env("CARGO_MANIFEST_DIR"));
     let out_dir = PathBuf::from(env("OUT_DIR"));
     let workspace_root = manifest_dir.join("../..");
@@ -147,7 +150,13 @@ fn classify(
         Ok(t) => t,
         Err(e) => return Kind::Broken(format!("{}: {e}", chart.display())),
     };
-    let rewritten = match rewrite::rewrite(&format!("{group}/{name}"), &text) {
+    // `<script src>` is relative to the chart.
+    let load = |src: &str| {
+        chart
+            .parent()
+            .and_then(|dir| std::fs::read_to_string(dir.join(src)).ok())
+    };
+    let rewritten = match rewrite::rewrite_with(&format!("{group}/{name}"), &text, &load) {
         Ok(r) => r,
         Err(reason) if required => {
             return Kind::Broken(format!(
@@ -155,7 +164,7 @@ fn classify(
                 chart.display()
             ))
         }
-        Err(reason) => return Kind::Skip(format!("needs ECMAScript ({reason})")),
+        Err(reason) => return Kind::Skip(format!("ECMAScript not translated ({reason})")),
     };
     let generated = sudoku_scxmlc::Config::new()
         .type_name("Machine")
@@ -198,7 +207,7 @@ fn emit_table(dir: &Path, found: bool, cases: &[Case]) -> String {
         if let Kind::Compiled { module, datamodel } = &case.kind {
             let _ = writeln!(
                 out,
-                "    /// `{}/{}.scxml` ({datamodel:?} datamodel).\n    pub mod {module} {{\n        include!(concat!(env!(\"OUT_DIR\"), \"/scion/{module}.rs\"));\n    }}",
+                "    /// `{}/{}.scxml` ({datamodel:?} datamodel).\n    #[allow(unused_braces, reason = \"sudoku-scxmlc wraps a condition that binds no names in braces\")]\n    pub mod {module} {{\n        include!(concat!(env!(\"OUT_DIR\"), \"/scion/{module}.rs\"));\n    }}",
                 case.group, case.name
             );
         }
