@@ -32,12 +32,25 @@ const REQUIRED_GROUPS: &[&str] = &[
     "delayedSend",
 ];
 
+/// Charts that compile and run but are not checked, because what they test is a property of
+/// SCION's ECMAScript platform that SCXML leaves open: `group/name` → why. They stay in the
+/// random walks of `tests/properties.rs`.
+const NOT_CHECKED: &[(&str, &str)] = &[(
+    "error/error",
+    "platform difference: the chart's checkErrorData(_event.data, ...) expects SCION's \
+     error.execution data {tagname, line, column, reason}; sudoku-scxmlc's _event.data is the \
+     error message (SCXML 1.0, 5.10.1 leaves the data to the platform), so the chart ends in \
+     `fail` instead of `pass`",
+)];
+
 /// What the test does with a chart.
 enum Kind {
     /// Compiled into `$OUT_DIR/scion/<module>.rs`.
     Compiled {
         module: String,
         datamodel: rewrite::Datamodel,
+        /// Why the run is not checked ([`NOT_CHECKED`]).
+        unchecked: Option<&'static str>,
     },
     /// The chart could not be used: the located message.
     Broken(String),
@@ -174,9 +187,14 @@ fn classify(
     match generated {
         Ok(g) => {
             write_if_changed(&charts_dir.join(format!("{module}.rs")), &g.code);
+            let key = format!("{group}/{name}");
             Kind::Compiled {
                 module: module.to_owned(),
                 datamodel: rewritten.datamodel,
+                unchecked: NOT_CHECKED
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, why)| *why),
             }
         }
         Err(e) => Kind::Broken(e.to_string()),
@@ -204,7 +222,10 @@ fn emit_table(dir: &Path, found: bool, cases: &[Case]) -> String {
         "/// One module per compiled chart.\n#[doc(hidden)]\npub mod charts {{"
     );
     for case in cases {
-        if let Kind::Compiled { module, datamodel } = &case.kind {
+        if let Kind::Compiled {
+            module, datamodel, ..
+        } = &case.kind
+        {
             let _ = writeln!(
                 out,
                 "    /// `{}/{}.scxml` ({datamodel:?} datamodel).\n    #[allow(unused_braces, reason = \"sudoku-scxmlc wraps a condition that binds no names in braces\")]\n    pub mod {module} {{\n        include!(concat!(env!(\"OUT_DIR\"), \"/scion/{module}.rs\"));\n    }}",
@@ -214,7 +235,12 @@ fn emit_table(dir: &Path, found: bool, cases: &[Case]) -> String {
     }
     out.push_str("}\n\n");
     for case in cases {
-        if let Kind::Compiled { module, .. } = &case.kind {
+        if let Kind::Compiled {
+            module,
+            unchecked: None,
+            ..
+        } = &case.kind
+        {
             let _ = writeln!(
                 out,
                 "fn run_{module}(trace: &crate::Trace) -> ::core::result::Result<(), String> {{\n    crate::check(charts::{module}::Machine::new(), trace)\n}}"
@@ -239,6 +265,10 @@ fn emit_table(dir: &Path, found: bool, cases: &[Case]) -> String {
             None => "\"\"".to_owned(),
         };
         let runner = match &case.kind {
+            Kind::Compiled {
+                unchecked: Some(why),
+                ..
+            } => format!("crate::Runner::Skip({why:?})"),
             Kind::Compiled { module, .. } => format!("crate::Runner::Chart(run_{module})"),
             Kind::Broken(msg) => format!("crate::Runner::Broken({msg:?})"),
             Kind::Skip(msg) => format!("crate::Runner::Skip({msg:?})"),

@@ -1,13 +1,24 @@
 //! The SCION statechart tests (jbeard4/scxml-test-framework) run against `sudoku-scxmlc`.
 //!
 //! `build.rs` compiles each `GROUP/NAME.scxml` of the tests folder into a module of
-//! [`charts`] (rewriting `datamodel="ecmascript"` in memory, see `build/rewrite.rs`) and lists
-//! every chart in [`CASES`]. `tests/scion.rs` runs them:
+//! [`charts`] and lists every chart in [`CASES`]. `tests/scion.rs` runs them:
 //!
 //! ```text
 //! cargo test -p scxml-scion-tests -- --nocapture
 //! SCXML_SCION_DIR=/path/to/scion cargo test -p scxml-scion-tests
 //! ```
+//!
+//! The charts are written for SCION's ECMAScript datamodel; `build/rewrite.rs` rewrites each
+//! in memory. A chart without expressions becomes `datamodel="null"`; any other becomes
+//! `datamodel="rust"`, its expressions and scripts translated by `build/ecmascript.rs`: every
+//! `<data>` is a `serde_json::Value` field and the ECMAScript operators are the functions of
+//! [`js`] (`x === 2` → `crate::js::strict_eq(x, &crate::js::Value::from(2_i64))`,
+//! `In('s')` → `In("s")`, `x *= 2;` → `*x = crate::js::mul(x, ..);`, a `function` → a closure
+//! inlined where it is called, an undefined name or a syntax error → an `ExecError`, hence
+//! `error.execution`).
+//!
+//! On `../shared/testdata/scion` (107 charts): 106 pass and 1 is skipped (`error/error`, which
+//! inspects SCION's own `error.execution` payload; see `NOT_CHECKED` in `build.rs`).
 
 pub mod js;
 
@@ -41,7 +52,8 @@ pub enum Runner {
     Chart(fn(&Trace) -> Result<(), String>),
     /// The chart could not be compiled (or has no trace): the located message.
     Broken(&'static str),
-    /// The chart needs ECMAScript: why.
+    /// The chart is not run: why (ECMAScript outside the translated subset, or a platform
+    /// difference the chart tests).
     Skip(&'static str),
 }
 
