@@ -756,6 +756,11 @@ struct Gen<'a> {
     data_used: BTreeSet<String>,
     /// Whether this code assigns data.
     assigns_data: bool,
+    /// `var`s whose block has ended (Rust's `let` is block-scoped, ECMAScript's `var` is not).
+    out_of_scope: BTreeSet<String>,
+    /// The call being translated is a whole statement, `var` initialiser or right-hand side
+    /// of `=`, where a function that assigns data may run (it borrows the data mutably).
+    whole_call: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -769,6 +774,8 @@ impl<'a> Gen<'a> {
             in_function: false,
             data_used: BTreeSet::new(),
             assigns_data: false,
+            out_of_scope: BTreeSet::new(),
+            whole_call: false,
         }
     }
 
@@ -853,6 +860,7 @@ impl<'a> Gen<'a> {
     }
 
     fn ident(&mut self, name: &str) -> Result<R> {
+        self.check_in_scope(name)?;
         if self.locals.iter().any(|l| l == name) {
             check_name(name)?;
             return Ok(R::Ref(format!("&{name}")));
@@ -874,7 +882,24 @@ impl<'a> Gen<'a> {
         })
     }
 
+    /// Refuses a `var` used after the block that declares it.
+    fn check_in_scope(&self, name: &str) -> Result<()> {
+        if self.out_of_scope.contains(name) && !self.locals.iter().any(|l| l == name) {
+            return unsupported(format!("`{name}` used outside the block that declares it"));
+        }
+        Ok(())
+    }
+
+    /// An expression in a position where a call may assign data (see [`Gen::whole_call`]).
+    fn whole(&mut self, e: &Expr) -> Result<R> {
+        self.whole_call = matches!(e, Expr::Call(..));
+        let r = self.expr(e);
+        self.whole_call = false;
+        r
+    }
+
     fn call(&mut self, callee: &Expr, args: &[Expr]) -> Result<R> {
+        let whole = std::mem::take(&mut self.whole_call);
         let mut arg_refs = Vec::new();
         let mut arg_vals = Vec::new();
         for a in args {
@@ -919,14 +944,16 @@ impl<'a> Gen<'a> {
                         "ReferenceError: {f} is not defined"
                     ))));
                 };
-                self.inline(func, arg_vals)
+                self.inline(func, arg_vals, whole)
             }
             _ => unsupported("calling a method"),
         }
     }
 
-    /// A call of a chart function: a closure defined and called in place.
-    fn inline(&mut self, f: &Function, args: Vec<String>) -> Result<R> {
+    /// A call of a chart function: the arguments evaluated, then a closure defined and
+    /// called in place. `whole`: the call is the whole statement or right-hand side, so the
+    /// function may assign data.
+    fn inline(&mut self, f: &Function, args: Vec<String>, whole: bool) -> Result<R> {
         if self.calling.contains(&f.name) {
             return unsupported(format!("the recursive function `{}`", f.name));
         }
@@ -945,6 +972,12 @@ impl<'a> Gen<'a> {
             return unsupported(format!(
                 "`{}` assigns data, which only a <script> may do here",
                 f.name
+            ));
+        }
+        if inner.assigns_data && !whole {
+            return unsupported(format!(
+                "`{}` assigns data, so only a whole statement or `x = {}(..)` may call it",
+                f.name, f.name
             ));
         }
         if let Some(shadowed) = inner.data_used.iter().find(|d| self.locals.contains(d)) {
@@ -967,14 +1000,26 @@ impl<'a> Gen<'a> {
                 format!("{m}{p}: {JS}::Value")
             })
             .collect();
-        let mut args = args;
-        args.resize(f.params.len(), format!("{JS}::Value::Null"));
+        // ECMAScript evaluates every argument before the call, extra ones included.
+        let mut lets = String::new();
+        for (i, a) in args.iter().enumerate() {
+            let _ = write!(lets, "let __a{i} = {a}; ");
+        }
+        let passed: Vec<String> = (0..f.params.len())
+            .map(|i| {
+                if i < args.len() {
+                    format!("__a{i}")
+                } else {
+                    format!("{JS}::Value::Null")
+                }
+            })
+            .collect();
         let m = if inner.assigns_data { "mut " } else { "" };
         Ok(R::Val(format!(
-            "{{ let {m}{name} = |{params}| -> {JS}::JsResult {{ {body}::core::result::Result::Ok({JS}::Value::Null) }}; {name}({args})? }}",
+            "{{ {lets}let {m}{name} = |{params}| -> {JS}::JsResult {{ {body}::core::result::Result::Ok({JS}::Value::Null) }}; {name}({passed})? }}",
             name = f.name,
             params = params.join(", "),
-            args = args.join(", "),
+            passed = passed.join(", "),
         )))
     }
 
@@ -1025,12 +1070,16 @@ impl<'a> Gen<'a> {
         for s in stmts {
             out.push_str(&self.stmt(s)?);
         }
-        self.locals.truncate(depth);
+        let ended: Vec<String> = self.locals.drain(depth..).collect();
+        self.out_of_scope.extend(ended);
         Ok(out)
     }
 
     fn stmt(&mut self, s: &Stmt) -> Result<String> {
         Ok(match s {
+            Stmt::Function(f) if self.in_function => {
+                return unsupported(format!("the nested function `{}`", f.name))
+            }
             Stmt::Function(_) => String::new(), // hoisted: inlined where called
             Stmt::Block(b) => format!("{{ {}}} ", self.stmts(b)?),
             Stmt::Var(decls) => {
@@ -1038,7 +1087,7 @@ impl<'a> Gen<'a> {
                 for (name, init) in decls {
                     check_name(name)?;
                     let v = match init {
-                        Some(e) => as_val(self.expr(e)?),
+                        Some(e) => as_val(self.whole(e)?),
                         None => format!("{JS}::Value::Null"),
                     };
                     let m = if self.reassigned.contains(name) {
@@ -1066,14 +1115,14 @@ impl<'a> Gen<'a> {
                     return syntax("`return` outside a function");
                 }
                 let v = match v {
-                    Some(e) => as_val(self.expr(e)?),
+                    Some(e) => as_val(self.whole(e)?),
                     None => format!("{JS}::Value::Null"),
                 };
                 format!("return ::core::result::Result::Ok({v}); ")
             }
             Stmt::Expr(Expr::Assign(op, target, value)) => self.assign(op, target, value)?,
             Stmt::Expr(e) => {
-                let r = self.expr(e)?;
+                let r = self.whole(e)?;
                 match r {
                     R::Bool(s, _) => format!("let _: bool = {s}; "),
                     r => format!("let _ = {}; ", as_val(r)),
@@ -1086,7 +1135,11 @@ impl<'a> Gen<'a> {
         let Expr::Ident(name) = target else {
             return unsupported("assigning to a property");
         };
-        let v = self.expr(value)?;
+        let v = if op == "=" {
+            self.whole(value)?
+        } else {
+            self.expr(value)?
+        };
         let v = match op {
             "=" => as_val(v),
             _ => {
@@ -1329,5 +1382,26 @@ mod tests {
         assert!(expression("foo()", &g, Want::Value).is_err()); // assigns data in a cond
         assert!(expression("a.b()", &g, Want::Value).is_err());
         assert!(expression("ok(1)", &g, Want::Bool).is_ok());
+        assert!(script("x = 1 + foo();", &g).is_err()); // foo borrows x mutably
+        assert!(script("x = foo();", &g).is_ok());
+        assert!(script("if (true) { var t = 1; } x = t;", &g).is_err());
+        let nested = "function f() { function g() {} g(); } f();";
+        let with_f = Globals {
+            data: Vec::new(),
+            functions: functions(&parse_script(nested).unwrap()),
+        };
+        assert!(script(nested, &with_f).is_err());
+    }
+
+    #[test]
+    fn calls_evaluate_arguments_first() {
+        let g = globals();
+        assert_eq!(
+            cond("ok(x, 2)"),
+            "crate::js::truthy(&{ let __a0 = crate::js::Value::clone(x); let __a1 = crate::js::Value::from(2_i64); let ok = |a: crate::js::Value| -> crate::js::JsResult { return ::core::result::Result::Ok(crate::js::Value::Bool(crate::js::strict_eq(&a, &crate::js::Value::from(1_i64)))); ::core::result::Result::Ok(crate::js::Value::Null) }; ok(__a0)? })"
+        );
+        assert!(expression("ok()", &g, Want::Value)
+            .unwrap()
+            .contains("ok(crate::js::Value::Null)?"));
     }
 }
