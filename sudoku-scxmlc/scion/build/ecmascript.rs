@@ -698,7 +698,6 @@ fn as_ref(r: R) -> String {
     match r {
         R::Ref(s) => s,
         R::Val(s) => format!("&{s}"),
-        R::Bool(s, 0) => format!("&{JS}::Value::Bool({s})"),
         R::Bool(s, _) => format!("&{JS}::Value::Bool({s})"),
     }
 }
