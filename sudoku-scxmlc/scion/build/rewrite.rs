@@ -1,62 +1,31 @@
 //! In-memory rewrite of a SCION chart into a datamodel `sudoku-scxmlc` implements.
 //!
-//! The SCION charts declare `datamodel="ecmascript"`. [`rewrite`] turns a chart that uses no
-//! expressions into a `datamodel="null"` chart, and ports the few charts listed in [`PORTS`]
-//! to `datamodel="rust"` by replacing each ECMAScript expression with the Rust one the table
-//! gives. Every edit stays on its line, so the compiler's `CHART:LINE:COL` messages point at
-//! the line of the original file (columns after an edit on the same line may shift).
+//! The SCION charts declare `datamodel="ecmascript"` (or nothing, which means the same to
+//! SCION). [`rewrite`] turns a chart that uses no expressions into a `datamodel="null"`
+//! chart, and ports every other chart to `datamodel="rust"`, translating each ECMAScript
+//! expression and script with the rules of `ecmascript.rs` (values are `serde_json::Value`,
+//! operators are the test crate's `js` helpers). Every edit keeps its line count, so the
+//! compiler's `CHART:LINE:COL` messages point at the line of the original file (columns after
+//! an edit on the same line may shift).
 //!
 //! This file is a module of the build script and also of the library (`src/lib.rs`), where
 //! its unit tests run with `cargo test -p scxml-scion-tests`.
 
-/// The namespace of the rust datamodel's attributes (`rs:type`).
-pub const RUST_NS: &str = "urn:sudoku-scxmlc:rust";
+use crate::ecmascript::{self, Globals, Want};
 
-/// Charts ported to the rust datamodel: `group/name` → exact ECMAScript `cond`/`expr` text →
-/// Rust. Data fields are typed `i64`; an expression is `&i64` in Rust, hence the derefs.
-/// Integer literals (`<data expr="0">`) are the same in both languages and need no entry.
-pub const PORTS: &[(&str, &[(&str, &str)])] = &[
-    (
-        "more-parallel/test10",
-        &[
-            ("x +1", "*x + 1"),
-            ("x + 1", "*x + 1"),
-            ("x === 2", "*x == 2"),
-            ("x === 6", "*x == 6"),
-            ("x === 8", "*x == 8"),
-        ],
-    ),
-    (
-        "more-parallel/test10b",
-        &[
-            ("x +1", "*x + 1"),
-            ("x + 1", "*x + 1"),
-            ("x === 2", "*x == 2"),
-            ("x === 4", "*x == 4"),
-            ("x === 6", "*x == 6"),
-        ],
-    ),
-    (
-        "targetless-transition/test0",
-        &[("i === 100", "*i == 100"), ("i + 1", "*i + 1")],
-    ),
-    (
-        "targetless-transition/test1",
-        &[
-            ("i * 2", "*i * 2"),
-            ("Math.pow(i,3)", "i.pow(3)"),
-            ("i === 8", "*i == 8"),
-        ],
-    ),
-    (
-        "targetless-transition/test2",
-        &[
-            ("i * 2", "*i * 2"),
-            ("Math.pow(i,3)", "i.pow(3)"),
-            ("i + 2", "*i + 2"),
-            ("i === 27", "*i == 27"),
-        ],
-    ),
+/// `<script src>` files the test data names but does not hold: `group/file` → the ECMAScript
+/// they contain. The `script-src` folder has no `.js` files, only a README.md that describes
+/// each one ("set `x` to 100", ...); these are those descriptions written as ECMAScript, and
+/// they are translated like any inline script. A file next to the chart wins over this table.
+pub const SCRIPT_SOURCES: &[(&str, &str)] = &[
+    ("script-src/script-0-0.js", "x = 100;"),
+    ("script-src/script-1-0.js", "i = 0;"),
+    ("script-src/script-1-1.js", "i = i + 1;"),
+    ("script-src/script-2-0.js", "i = 0;"),
+    ("script-src/script-2-1.js", "i = i + 1;"),
+    ("script-src/script-2-2.js", "i = i + 1;"),
+    ("script-src/script-2-3.js", "i = i * 2;"),
+    ("script-src/script-3-0.js", "function foo() { x = 100; }"),
 ];
 
 /// Attributes whose value is an expression (or a data location) in the SCXML datamodels.
@@ -68,6 +37,7 @@ const EXPRESSION_ATTRIBUTES: &[&str] = &[
     "targetexpr",
     "typeexpr",
     "delayexpr",
+    "sendidexpr",
     "srcexpr",
     "idlocation",
     "namelist",
@@ -76,12 +46,16 @@ const EXPRESSION_ATTRIBUTES: &[&str] = &[
     "index",
 ];
 
+/// The id of the `<state>` that [`port_to_rust`] wraps around the root's children when the
+/// root has transitions.
+pub const ROOT_WRAPPER: &str = "scion_root";
+
 /// The datamodel a rewritten chart uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Datamodel {
     /// `datamodel="null"`: no expressions, only `In(state)` conditions.
     Null,
-    /// `datamodel="rust"`: the chart was ported through [`PORTS`].
+    /// `datamodel="rust"`: the chart's ECMAScript was translated to Rust.
     Rust,
 }
 
@@ -94,24 +68,49 @@ pub struct Rewritten {
     pub datamodel: Datamodel,
 }
 
-/// Rewrites the chart `key` (`group/name`, e.g. `basic/basic0`) for `sudoku-scxmlc`.
+/// Rewrites the chart `key` (`group/name`, e.g. `basic/basic0`) for `sudoku-scxmlc`, finding
+/// `<script src>` files in [`SCRIPT_SOURCES`] only.
+#[allow(
+    dead_code,
+    reason = "the build script passes its own loader to `rewrite_with`"
+)]
 ///
 /// # Errors
-/// Why the chart needs ECMAScript, with the line: an expression that is not `In(state)`, a
-/// `<script>` or `<data>`, or (for a chart in [`PORTS`]) an expression the table lacks.
+/// As [`rewrite_with`].
 pub fn rewrite(key: &str, text: &str) -> Result<Rewritten, String> {
-    if let Some((_, table)) = PORTS.iter().find(|(k, _)| *k == key) {
-        return port_to_rust(text, table).map(|text| Rewritten {
-            text,
-            datamodel: Datamodel::Rust,
+    rewrite_with(key, text, &|_| None)
+}
+
+/// Rewrites the chart `key` (`group/name`); `load` reads a `<script src>` file named relative
+/// to the chart (`None` when there is none: then [`SCRIPT_SOURCES`] is asked).
+///
+/// # Errors
+/// Why the chart cannot be translated, with the line: ECMAScript outside the translated
+/// subset, a `<script src>` nobody has, or a location that is not a data id.
+pub fn rewrite_with(
+    key: &str,
+    text: &str,
+    load: &dyn Fn(&str) -> Option<String>,
+) -> Result<Rewritten, String> {
+    if find_ecmascript(text).is_none() {
+        return Ok(Rewritten {
+            text: set_datamodel(text, "null", ""),
+            datamodel: Datamodel::Null,
         });
     }
-    if let Some(reason) = find_ecmascript(text) {
-        return Err(reason);
-    }
-    Ok(Rewritten {
-        text: set_datamodel(text, "null", ""),
-        datamodel: Datamodel::Null,
+    let group = key.split('/').next().unwrap_or_default();
+    let load = |src: &str| {
+        load(src).or_else(|| {
+            let k = format!("{group}/{src}");
+            SCRIPT_SOURCES
+                .iter()
+                .find(|(f, _)| *f == k)
+                .map(|(_, js)| (*js).to_owned())
+        })
+    };
+    port_to_rust(text, &load).map(|text| Rewritten {
+        text,
+        datamodel: Datamodel::Rust,
     })
 }
 
@@ -166,57 +165,140 @@ pub fn set_datamodel(text: &str, value: &str, extra: &str) -> String {
     apply(text, edits)
 }
 
-/// Ports a chart to the rust datamodel: `datamodel="rust"` and the `rs` namespace on the
-/// root, `rs:type="i64"` on every `<data>`, and every `cond`/`expr` replaced through `table`.
+/// Ports a chart to the rust datamodel: `datamodel="rust"` on the root, every expression
+/// attribute and `<script>` translated from ECMAScript (a `<script src>` is read with `load`
+/// and inlined), and, when the root holds `<transition>`s (SCION treats `<scxml>` as a state;
+/// SCXML 1.0 does not allow them there), the root's states and transitions wrapped in a
+/// `<state id="scion_root">` that takes over the root's `initial`.
 ///
 /// # Errors
-/// An expression that is neither an integer literal nor in `table`, a `<script>`, or another
-/// expression attribute than `cond`, `expr` and a plain-identifier `location`.
-pub fn port_to_rust(text: &str, table: &[(&str, &str)]) -> Result<String, String> {
-    let mut edits = Vec::new();
-    for tag in tags(text) {
-        let elem = local_name(tag.name);
-        if elem == "script" {
-            return Err(format!(
-                "line {}: <script> is not in the port table",
-                line_of(text, tag.start)
-            ));
-        }
-        if elem == "data" {
-            edits.push((tag.name_end, 0, " rs:type=\"i64\"".to_owned()));
-        }
-        for attr in &tag.attrs {
-            if !EXPRESSION_ATTRIBUTES.contains(&attr.name) {
-                continue;
-            }
-            let line = line_of(text, attr.value_start);
-            match attr.name {
-                "location" if is_identifier(attr.value) => {}
-                "cond" | "expr" if is_integer(attr.value) => {}
-                "cond" | "expr" => {
-                    let Some((_, rust)) = table.iter().find(|(js, _)| *js == attr.value) else {
-                        return Err(format!(
-                            "line {line}: {}=\"{}\" is not in the port table",
-                            attr.name, attr.value
-                        ));
-                    };
-                    edits.push((attr.value_start, attr.value.len(), escape(rust)));
-                }
-                _ => {
-                    return Err(format!(
-                        "line {line}: {}=\"{}\" is not ported",
-                        attr.name, attr.value
-                    ))
-                }
+/// ECMAScript outside the translated subset, a `<script src>` that `load` cannot find, a
+/// `<data src>`, or a location that is not a data id.
+pub fn port_to_rust(text: &str, load: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+    let tags = tags(text);
+    let mut globals = Globals::default();
+    for tag in &tags {
+        if local_name(tag.name) == "data" {
+            if let Some(id) = tag.attr("id") {
+                globals.data.push(id.to_owned());
             }
         }
     }
+    // The scripts' sources first: their function declarations are visible everywhere.
+    let mut scripts = Vec::new();
+    for tag in tags.iter().filter(|t| local_name(t.name) == "script") {
+        let line = line_of(text, tag.start);
+        let end = element_end(text, tag);
+        let source = match tag.attr("src") {
+            Some(src) => load(&unescape(src))
+                .ok_or_else(|| format!("line {line}: <script src=\"{src}\"> is not available"))?,
+            None if tag.self_closing => String::new(),
+            None => unescape_text(&text[tag.end..end.0]),
+        };
+        if let Ok(stmts) = ecmascript::parse_script(&source) {
+            globals.functions.extend(ecmascript::functions(&stmts));
+        }
+        scripts.push((tag, end.1, source));
+    }
+    let mut edits = Vec::new();
+    for (tag, end, source) in scripts {
+        let line = line_of(text, tag.start);
+        let code = ecmascript::script(&source, &globals)
+            .map_err(|e| format!("line {line}: <script>: {e}"))?;
+        let newlines = text[tag.start..end].matches('\n').count();
+        edits.push((
+            tag.start,
+            end - tag.start,
+            format!(
+                "<{n}>{}{}</{n}>",
+                escape(&code),
+                "\n".repeat(newlines),
+                n = tag.name
+            ),
+        ));
+    }
+    for tag in &tags {
+        let elem = local_name(tag.name);
+        if elem == "data" && tag.attr("src").is_some() {
+            return Err(format!(
+                "line {}: <data src> is not translated",
+                line_of(text, tag.start)
+            ));
+        }
+        for attr in &tag.attrs {
+            let line = line_of(text, attr.value_start);
+            let value = unescape(attr.value);
+            let want = match attr.name {
+                "cond" => Want::Bool,
+                "expr" | "array" => Want::Value,
+                "eventexpr" | "targetexpr" | "typeexpr" | "delayexpr" | "sendidexpr"
+                | "srcexpr" => Want::String,
+                "location" | "idlocation" | "item" | "index" | "namelist" => {
+                    if let Some(bad) = value
+                        .split_whitespace()
+                        .find(|id| !globals.data.iter().any(|d| d == id))
+                    {
+                        return Err(format!(
+                            "line {line}: {}=\"{}\": `{bad}` is not a data id",
+                            attr.name, attr.value
+                        ));
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            let rust = ecmascript::expression(&value, &globals, want)
+                .map_err(|e| format!("line {line}: {}=\"{}\": {e}", attr.name, attr.value))?;
+            // A value spread over lines keeps them, as trailing white space.
+            let newlines = "\n".repeat(attr.value.matches('\n').count());
+            edits.push((
+                attr.value_start,
+                attr.value.len(),
+                escape(&rust) + &newlines,
+            ));
+        }
+    }
+    edits.extend(wrap_root_transitions(text, &tags));
     let text = apply(text, edits);
-    Ok(set_datamodel(
-        &text,
-        "rust",
-        &format!(" xmlns:rs=\"{RUST_NS}\""),
-    ))
+    Ok(set_datamodel(&text, "rust", ""))
+}
+
+/// The edits that wrap the root's children in `<state id="scion_root">` when the root has a
+/// `<transition>` child; none otherwise.
+fn wrap_root_transitions(text: &str, tags: &[Tag<'_>]) -> Vec<(usize, usize, String)> {
+    let Some(root) = tags.iter().find(|t| local_name(t.name) == "scxml") else {
+        return Vec::new();
+    };
+    let children = || tags.iter().filter(|t| t.depth == root.depth + 1);
+    if !children().any(|t| local_name(t.name) == "transition") {
+        return Vec::new();
+    }
+    let Some(first) = children()
+        .find(|t| ["state", "parallel", "final", "transition"].contains(&local_name(t.name)))
+    else {
+        return Vec::new();
+    };
+    let Some(close) = text.rfind(&format!("</{}", root.name)) else {
+        return Vec::new();
+    };
+    let prefix = &root.name[..root.name.len() - local_name(root.name).len()];
+    let mut edits = Vec::new();
+    let mut initial = String::new();
+    if let Some(a) = root.attrs.iter().find(|a| a.name == "initial") {
+        initial = format!(" initial=\"{}\"", a.value);
+        edits.push((
+            a.name_start,
+            a.value_start + a.value.len() + 1 - a.name_start,
+            String::new(),
+        ));
+    }
+    edits.push((
+        first.start,
+        0,
+        format!("<{prefix}state id=\"{ROOT_WRAPPER}\"{initial}>"),
+    ));
+    edits.push((close, 0, format!("</{prefix}state>")));
+    edits
 }
 
 /// An XML start (or empty-element) tag.
@@ -228,7 +310,20 @@ struct Tag<'a> {
     start: usize,
     /// Byte offset just after the name.
     name_end: usize,
+    /// Byte offset just after the closing `>`.
+    end: usize,
+    /// `<tag/>`.
+    self_closing: bool,
+    /// How many elements enclose it (the root has depth 0).
+    depth: usize,
     attrs: Vec<Attr<'a>>,
+}
+
+impl Tag<'_> {
+    /// The value of attribute `name`, as written.
+    fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs.iter().find(|a| a.name == name).map(|a| a.value)
+    }
 }
 
 /// An attribute of a [`Tag`], its value as written (not unescaped).
@@ -236,6 +331,8 @@ struct Tag<'a> {
 struct Attr<'a> {
     name: &'a str,
     value: &'a str,
+    /// Byte offset of the name's first character.
+    name_start: usize,
     /// Byte offset of the value's first character.
     value_start: usize,
 }
@@ -245,6 +342,7 @@ struct Attr<'a> {
 fn tags(text: &str) -> Vec<Tag<'_>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
+    let mut depth = 0usize;
     let mut i = 0;
     while let Some(off) = text[i..].find('<') {
         let start = i + off;
@@ -262,7 +360,12 @@ fn tags(text: &str) -> Vec<Tag<'_>> {
             i = skip_to("]]>", start + 9);
             continue;
         }
-        if rest.starts_with("<?") || rest.starts_with("<!") || rest.starts_with("</") {
+        if rest.starts_with("</") {
+            depth = depth.saturating_sub(1);
+            i = skip_to(">", start + 1);
+            continue;
+        }
+        if rest.starts_with("<?") || rest.starts_with("<!") {
             i = skip_to(">", start + 1);
             continue;
         }
@@ -274,16 +377,25 @@ fn tags(text: &str) -> Vec<Tag<'_>> {
             name: &text[start + 1..j],
             start,
             name_end: j,
+            end: text.len(),
+            self_closing: false,
+            depth,
             attrs: Vec::new(),
         };
         // Attributes: name = "value" | 'value', until `>`.
         loop {
-            while j < bytes.len() && (is_space(bytes[j]) || bytes[j] == b'/') {
+            while j < bytes.len() && is_space(bytes[j]) {
                 j += 1;
+            }
+            if j < bytes.len() && bytes[j] == b'/' {
+                tag.self_closing = true;
+                j += 1;
+                continue;
             }
             if j >= bytes.len() || bytes[j] == b'>' {
                 break;
             }
+            tag.self_closing = false;
             let name_start = j;
             while j < bytes.len() && !is_space(bytes[j]) && !matches!(bytes[j], b'=' | b'>') {
                 j += 1;
@@ -309,9 +421,14 @@ fn tags(text: &str) -> Vec<Tag<'_>> {
             tag.attrs.push(Attr {
                 name,
                 value: &text[value_start..value_end],
+                name_start,
                 value_start,
             });
             j = value_end + 1;
+        }
+        tag.end = (j + 1).min(text.len());
+        if !tag.self_closing {
+            depth += 1;
         }
         out.push(tag);
         i = j.min(text.len());
@@ -319,15 +436,114 @@ fn tags(text: &str) -> Vec<Tag<'_>> {
     out
 }
 
-/// Applies `(offset, length, replacement)` edits; they must not overlap.
+/// Where the content of element `tag` ends and where its end tag ends (both `tag.end` for
+/// `<tag/>`).
+fn element_end(text: &str, tag: &Tag<'_>) -> (usize, usize) {
+    if tag.self_closing {
+        return (tag.end, tag.end);
+    }
+    let close = format!("</{}", tag.name);
+    let mut from = tag.end;
+    // Skip CDATA sections, which may contain `</`.
+    loop {
+        let cdata = text[from..].find("<![CDATA[").map(|c| from + c);
+        let end = text[from..].find(&close).map(|c| from + c);
+        match (cdata, end) {
+            (Some(c), Some(e)) if c < e => {
+                from = text[c..].find("]]>").map_or(text.len(), |x| c + x + 3);
+            }
+            (_, Some(e)) => {
+                let after = text[e..].find('>').map_or(text.len(), |x| e + x + 1);
+                return (e, after);
+            }
+            (_, None) => return (text.len(), text.len()),
+        }
+    }
+}
+
+/// Applies `(offset, length, replacement)` edits; they must not overlap, and each keeps the
+/// number of line breaks it replaces.
 fn apply(text: &str, mut edits: Vec<(usize, usize, String)>) -> String {
     edits.sort_by_key(|e| std::cmp::Reverse(e.0));
     let mut out = text.to_owned();
     for (at, len, with) in edits {
-        debug_assert!(!with.contains('\n'), "an edit must not add lines");
+        debug_assert_eq!(
+            with.matches('\n').count(),
+            out[at..at + len].matches('\n').count(),
+            "an edit must keep its lines"
+        );
         out.replace_range(at..at + len, &with);
     }
     out
+}
+
+/// An attribute value as the XML parser reads it (the five entities and character
+/// references decoded).
+fn unescape(value: &str) -> String {
+    let mut out = String::new();
+    let mut rest = value;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        rest = &rest[amp..];
+        let Some(semi) = rest.find(';') else { break };
+        let entity = &rest[1..semi];
+        let decoded = match entity {
+            "lt" => Some('<'),
+            "gt" => Some('>'),
+            "amp" => Some('&'),
+            "quot" => Some('"'),
+            "apos" => Some('\''),
+            _ => entity
+                .strip_prefix("#x")
+                .and_then(|h| u32::from_str_radix(h, 16).ok())
+                .or_else(|| entity.strip_prefix('#').and_then(|d| d.parse().ok()))
+                .and_then(char::from_u32),
+        };
+        match decoded {
+            Some(c) => {
+                out.push(c);
+                rest = &rest[semi + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Element text as the XML parser reads it: CDATA sections verbatim, entities decoded,
+/// comments dropped.
+fn unescape_text(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    loop {
+        let cdata = rest.find("<![CDATA[");
+        let comment = rest.find("<!--");
+        match (cdata, comment) {
+            (Some(c), m) if m.map_or(true, |m| c < m) => {
+                out.push_str(&unescape(&rest[..c]));
+                let body = &rest[c + 9..];
+                let end = body.find("]]>").unwrap_or(body.len());
+                out.push_str(&body[..end]);
+                rest = body.get(end + 3..).unwrap_or_default();
+            }
+            (_, Some(m)) => {
+                out.push_str(&unescape(&rest[..m]));
+                let body = &rest[m + 4..];
+                let end = body.find("-->").unwrap_or(body.len());
+                // Keep the comment's line breaks, so lines still count the same.
+                out.push_str(&"\n".repeat(body[..end].matches('\n').count()));
+                rest = body.get(end + 3..).unwrap_or_default();
+            }
+            _ => {
+                out.push_str(&unescape(rest));
+                return out;
+            }
+        }
+    }
 }
 
 fn is_space(b: u8) -> bool {
@@ -353,24 +569,12 @@ fn is_in_predicate(value: &str) -> bool {
     !id.is_empty() && !id.contains(|c: char| c.is_whitespace() || "'\"()".contains(c))
 }
 
-fn is_integer(value: &str) -> bool {
-    let v = value.trim();
-    let digits = v.strip_prefix('-').unwrap_or(v);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-}
-
-fn is_identifier(value: &str) -> bool {
-    let mut chars = value.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
+/// Text safe inside an attribute value (either quote) or element content.
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('"', "&quot;")
+        .replace('\'', "&apos;")
 }
 
 #[cfg(test)]
@@ -380,8 +584,6 @@ mod tests {
     const PLAIN: &str = "<?xml version=\"1.0\"?>\n<!-- <data id=\"c\"/> cond=\"x\" -->\n<scxml\n    datamodel=\"ecmascript\"\n    xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <state id=\"a\">\n    <transition event=\"t\" target=\"b\" cond=\"In('a')\"/>\n  </state>\n  <state id=\"b\"/>\n</scxml>\n";
 
     const COUNTER: &str = "<scxml datamodel=\"ecmascript\"\n    xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <datamodel>\n    <data id=\"x\" expr=\"0\"/>\n  </datamodel>\n  <state id=\"a\">\n    <onentry><assign location=\"x\" expr=\"x + 1\"/></onentry>\n    <transition target=\"b\" cond=\"x === 1\"/>\n  </state>\n  <state id=\"b\"/>\n</scxml>\n";
-
-    const TABLE: &[(&str, &str)] = &[("x + 1", "*x + 1"), ("x === 1", "*x == 1")];
 
     fn lines(s: &str) -> usize {
         s.lines().count()
@@ -428,7 +630,6 @@ mod tests {
         );
         let log = "<ns0:scxml xmlns:ns0=\"x\"><ns0:log expr=\"&quot;hi&quot;\"/></ns0:scxml>";
         assert!(find_ecmascript(log).unwrap().contains("<ns0:log expr="));
-        assert!(rewrite("g/log", log).is_err());
     }
 
     #[test]
@@ -441,42 +642,90 @@ mod tests {
     }
 
     #[test]
-    fn port_translates_every_expression_and_types_the_data() {
-        let out = port_to_rust(COUNTER, TABLE).unwrap();
-        assert_eq!(lines(&out), lines(COUNTER));
+    fn port_translates_every_expression_in_place() {
+        let r = rewrite("g/counter", COUNTER).unwrap();
+        assert_eq!(r.datamodel, Datamodel::Rust);
+        assert_eq!(lines(&r.text), lines(COUNTER));
         let expected = COUNTER
+            .replace("datamodel=\"ecmascript\"", "datamodel=\"rust\"")
+            .replace("expr=\"0\"", "expr=\"crate::js::Value::from(0_i64)\"")
             .replace(
-                "<scxml datamodel=\"ecmascript\"",
-                "<scxml xmlns:rs=\"urn:sudoku-scxmlc:rust\" datamodel=\"rust\"",
+                "expr=\"x + 1\"",
+                "expr=\"crate::js::add(x, &amp;crate::js::Value::from(1_i64))\"",
             )
-            .replace("<data id", "<data rs:type=\"i64\" id")
-            .replace("expr=\"x + 1\"", "expr=\"*x + 1\"")
-            .replace("cond=\"x === 1\"", "cond=\"*x == 1\"");
-        assert_eq!(out, expected);
+            .replace(
+                "cond=\"x === 1\"",
+                "cond=\"crate::js::strict_eq(x, &amp;crate::js::Value::from(1_i64))\"",
+            );
+        assert_eq!(r.text, expected);
     }
 
     #[test]
-    fn port_rejects_what_the_table_lacks() {
-        let err = port_to_rust(COUNTER, &TABLE[..1]).unwrap_err();
-        assert_eq!(err, "line 8: cond=\"x === 1\" is not in the port table");
-        let script = "<scxml>\n<script>x = 1</script></scxml>";
-        assert!(port_to_rust(script, TABLE)
+    fn entities_are_decoded_before_translation_and_encoded_after() {
+        let text = "<scxml><datamodel><data id=\"i\"/></datamodel><state id=\"a\"><transition cond=\"i &lt; 100 &amp;&amp; In('a')\"/><onentry><log expr=\"&quot;A-&gt;B&quot;\"/></onentry></state></scxml>";
+        let out = rewrite("g/e", text).unwrap().text;
+        assert!(
+            out.contains("cond=\"crate::js::lt(i, &amp;crate::js::Value::from(100_i64)) &amp;&amp; In(&quot;a&quot;)\""),
+            "{out}"
+        );
+        assert!(
+            out.contains("expr=\"crate::js::Value::from(&quot;A->B&quot;)\""),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn scripts_keep_their_lines_and_src_is_inlined() {
+        let text = "<scxml>\n<script src=\"lib.js\"/>\n<datamodel><data id=\"x\"/></datamodel>\n<state id=\"a\"><onentry><script>\n  x = 1;\n  foo();\n</script></onentry></state>\n</scxml>\n";
+        let load = |src: &str| (src == "lib.js").then(|| "function foo() { x *= 2; }".to_owned());
+        let out = rewrite_with("g/s", text, &load).unwrap().text;
+        assert_eq!(lines(&out), lines(text));
+        assert!(out.contains("\n<script></script>\n"), "{out}");
+        assert!(out.contains("<script>*x = crate::js::Value::from(1_i64); let _ = { let mut foo = || -> crate::js::JsResult { *x = crate::js::mul(x, &amp;crate::js::Value::from(2_i64)); ::core::result::Result::Ok(crate::js::Value::Null) }; foo()? };\n\n\n</script>"), "{out}");
+        let missing = rewrite("g/s", text).unwrap_err();
+        assert_eq!(missing, "line 2: <script src=\"lib.js\"> is not available");
+    }
+
+    #[test]
+    fn script_src_table_holds_the_described_files() {
+        let text = "<scxml><datamodel><data id=\"x\"/></datamodel><state id=\"a\"><onentry><script src=\"script-0-0.js\"/></onentry></state></scxml>";
+        let out = rewrite("script-src/test0", text).unwrap().text;
+        assert!(
+            out.contains("<script>*x = crate::js::Value::from(100_i64);</script>"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn root_transitions_get_a_wrapping_state() {
+        let text = "<scxml initial=\"b\">\n<datamodel><data id=\"x\"/></datamodel>\n<transition event=\"*\"/>\n<state id=\"a\"/><state id=\"b\"/>\n</scxml>";
+        let out = rewrite("g/w", text).unwrap().text;
+        assert_eq!(
+            out,
+            "<scxml datamodel=\"rust\" >\n<datamodel><data id=\"x\"/></datamodel>\n<state id=\"scion_root\" initial=\"b\"><transition event=\"*\"/>\n<state id=\"a\"/><state id=\"b\"/>\n</state></scxml>"
+        );
+    }
+
+    #[test]
+    fn untranslatable_charts_say_why() {
+        let text = "<scxml>\n<datamodel><data id=\"x\"/></datamodel>\n<state id=\"a\"><onentry><script>for (;;) {}</script></onentry></state></scxml>";
+        assert_eq!(
+            rewrite("g/u", text).unwrap_err(),
+            "line 3: <script>: `for` is not translated"
+        );
+        let loc = "<scxml><datamodel><data id=\"x\"/></datamodel><state id=\"a\"><onentry><assign location=\"y\" expr=\"1\"/></onentry></state></scxml>";
+        assert!(rewrite("g/l", loc)
             .unwrap_err()
-            .contains("<script>"));
+            .contains("`y` is not a data id"));
     }
 
     #[test]
-    fn port_escapes_xml() {
-        let text = "<scxml><transition cond=\"a &amp;&amp; b\"/></scxml>";
-        let out = port_to_rust(text, &[("a &amp;&amp; b", "*a && *b")]).unwrap();
-        assert!(out.contains("cond=\"*a &amp;&amp; *b\""), "{out}");
-    }
-
-    #[test]
-    fn every_port_entry_names_a_distinct_chart() {
-        let mut keys: Vec<_> = PORTS.iter().map(|(k, _)| *k).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        assert_eq!(keys.len(), PORTS.len());
+    fn element_text_decoding() {
+        assert_eq!(unescape("a &lt; b &amp;&amp; &#65;&#x42;"), "a < b && AB");
+        assert_eq!(unescape("&bogus; &"), "&bogus; &");
+        assert_eq!(
+            unescape_text("x &lt; 1<![CDATA[ && y < 2 ]]><!-- a\nb -->;"),
+            "x < 1 && y < 2 \n;"
+        );
     }
 }

@@ -1,13 +1,26 @@
 //! The SCION statechart tests (jbeard4/scxml-test-framework) run against `sudoku-scxmlc`.
 //!
 //! `build.rs` compiles each `GROUP/NAME.scxml` of the tests folder into a module of
-//! [`charts`] (rewriting `datamodel="ecmascript"` in memory, see `build/rewrite.rs`) and lists
-//! every chart in [`CASES`]. `tests/scion.rs` runs them:
+//! [`charts`] and lists every chart in [`CASES`]. `tests/scion.rs` runs them:
 //!
 //! ```text
 //! cargo test -p scxml-scion-tests -- --nocapture
 //! SCXML_SCION_DIR=/path/to/scion cargo test -p scxml-scion-tests
 //! ```
+//!
+//! The charts are written for SCION's ECMAScript datamodel; `build/rewrite.rs` rewrites each
+//! in memory. A chart without expressions becomes `datamodel="null"`; any other becomes
+//! `datamodel="rust"`, its expressions and scripts translated by `build/ecmascript.rs`: every
+//! `<data>` is a `serde_json::Value` field and the ECMAScript operators are the functions of
+//! [`js`] (`x === 2` → `crate::js::strict_eq(x, &crate::js::Value::from(2_i64))`,
+//! `In('s')` → `In("s")`, `x *= 2;` → `*x = crate::js::mul(x, ..);`, a `function` → a closure
+//! inlined where it is called, an undefined name or a syntax error → an `ExecError`, hence
+//! `error.execution`).
+//!
+//! On `../shared/testdata/scion` (107 charts): 106 pass and 1 is skipped (`error/error`, which
+//! inspects SCION's own `error.execution` payload; see `NOT_CHECKED` in `build.rs`).
+
+pub mod js;
 
 use serde::Deserialize;
 use std::cell::RefCell;
@@ -39,7 +52,8 @@ pub enum Runner {
     Chart(fn(&Trace) -> Result<(), String>),
     /// The chart could not be compiled (or has no trace): the located message.
     Broken(&'static str),
-    /// The chart needs ECMAScript: why.
+    /// The chart is not run: why (ECMAScript outside the translated subset, or a platform
+    /// difference the chart tests).
     Skip(&'static str),
 }
 
@@ -107,9 +121,26 @@ impl Trace {
     }
 }
 
+/// The configuration a machine stopped in, followed through `connect_to_state`.
+///
+/// When a chart reaches a top-level final state, SCXML 1.0 (Appendix D, `exitInterpreter`)
+/// exits every active state, so a stopped machine has no configuration; SCION's traces list
+/// the states the machine stopped in (`["pass"]`). The exits of `exitInterpreter` are the
+/// last notifications of the macrostep that entered the final state, so the configuration
+/// right after the last entry is the one the machine stopped in.
+#[derive(Debug, Default)]
+struct StopTracker {
+    /// The active states, by index, as the notifications report them.
+    active: std::collections::BTreeSet<u32>,
+    /// `active` right after the latest entry.
+    at_last_entry: std::collections::BTreeSet<u32>,
+}
+
 /// Runs `machine` through `trace`: start, compare the sorted atomic configuration with
 /// `initialConfiguration`, then for each step advance the clock by `after` ms (if given),
-/// submit the event and compare with `nextConfiguration`.
+/// submit the event and compare with `nextConfiguration`. Once the machine has stopped in a
+/// top-level final state, the configuration compared is the one it stopped in (see
+/// `StopTracker`).
 ///
 /// # Errors
 /// The first mismatch: which step, the expected and the actual configuration, and any
@@ -118,11 +149,32 @@ pub fn check<C: Chart>(machine: Machine<C>, trace: &Trace) -> Result<(), String>
     let errors = Rc::new(RefCell::new(Vec::<String>::new()));
     let sink = Rc::clone(&errors);
     let _connection = machine.connect_to_error(move |e| sink.borrow_mut().push(e.to_string()));
+    let tracker = Rc::new(RefCell::new(StopTracker::default()));
+    let _states: Vec<_> = (0..C::tables().states.len())
+        .filter_map(|i| {
+            let index = u32::try_from(i).ok()?;
+            let state = C::state(index)?;
+            let tracker = Rc::clone(&tracker);
+            Some(machine.connect_to_state(state, move |entered| {
+                let mut t = tracker.borrow_mut();
+                if entered {
+                    t.active.insert(index);
+                    t.at_last_entry = t.active.clone();
+                } else {
+                    t.active.remove(&index);
+                }
+            }))
+        })
+        .collect();
     machine.start();
+    let state = Configuration {
+        machine: &machine,
+        tracker: &tracker,
+    };
     compare(
         "initial configuration",
         &trace.initial_configuration,
-        &machine,
+        &state,
         &errors,
     )?;
     for (i, step) in trace.events.iter().enumerate() {
@@ -133,24 +185,55 @@ pub fn check<C: Chart>(machine: Machine<C>, trace: &Trace) -> Result<(), String>
         }
         machine.submit_event(&step.event.name, ());
         what.push_str(&format!("event `{}`)", step.event.name));
-        compare(&what, &step.next_configuration, &machine, &errors)?;
+        compare(&what, &step.next_configuration, &state, &errors)?;
     }
     Ok(())
+}
+
+/// What [`compare`] looks at: the machine, and where it stopped.
+struct Configuration<'a, C: Chart> {
+    machine: &'a Machine<C>,
+    tracker: &'a RefCell<StopTracker>,
+}
+
+impl<C: Chart> Configuration<'_, C> {
+    /// The sorted ids of the active atomic states; for a stopped machine, those it stopped in.
+    fn atomic_ids(&self) -> Vec<&'static str> {
+        if self.machine.is_running() {
+            return self.machine.active_atomic_state_ids();
+        }
+        let states = C::tables().states;
+        let mut ids: Vec<&'static str> = self
+            .tracker
+            .borrow()
+            .at_last_entry
+            .iter()
+            .map(|&i| &states[i as usize])
+            .filter(|s| s.kind.is_atomic())
+            .map(|s| s.id)
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
 }
 
 fn compare<C: Chart>(
     what: &str,
     expected: &[String],
-    machine: &Machine<C>,
+    state: &Configuration<'_, C>,
     errors: &RefCell<Vec<String>>,
 ) -> Result<(), String> {
+    let machine = state.machine;
     let mut expected: Vec<&str> = expected.iter().map(String::as_str).collect();
     expected.sort_unstable();
-    let got = machine.active_atomic_state_ids();
+    let got = state.atomic_ids();
     if got == expected {
         return Ok(());
     }
     let mut msg = format!("{what}: expected {expected:?}, got {got:?}");
+    if !machine.is_running() {
+        msg.push_str(" (where the machine stopped)");
+    }
     let data: Vec<String> = C::tables()
         .data
         .iter()
@@ -169,6 +252,9 @@ fn compare<C: Chart>(
     Err(msg)
 }
 
+#[cfg(test)]
+#[path = "../build/ecmascript.rs"]
+mod ecmascript;
 #[cfg(test)]
 #[path = "../build/rewrite.rs"]
 mod rewrite;
