@@ -228,7 +228,7 @@ fn emit_table(dir: &Path, found: bool, cases: &[Case]) -> String {
         {
             let _ = writeln!(
                 out,
-                "    /// `{}/{}.scxml` ({datamodel:?} datamodel).\n    #[allow(unused_braces, reason = \"sudoku-scxmlc wraps a condition that binds no names in braces\")]\n    pub mod {module} {{\n        include!(concat!(env!(\"OUT_DIR\"), \"/scion/{module}.rs\"));\n    }}",
+                "    /// `{}/{}.scxml` ({datamodel:?} datamodel).\n    pub mod {module} {{\n        include!(concat!(env!(\"OUT_DIR\"), \"/scion/{module}.rs\"));\n    }}",
                 case.group, case.name
             );
         }
