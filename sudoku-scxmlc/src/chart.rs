@@ -39,6 +39,8 @@ pub struct Chart {
     pub late_binding: bool,
     /// The `<invoke>` elements in document order.
     pub invokes: Vec<Invoke>,
+    /// The charts this chart can invoke, each emitted into a module of its own.
+    pub children: Vec<ChildChart>,
     /// Concrete event names the chart mentions, first occurrence first, with the 1-based line
     /// and span of that occurrence.
     pub event_names: Vec<(String, u32, Span)>,
@@ -349,9 +351,30 @@ pub struct Invoke {
     pub autoforward: bool,
     /// `<finalize>`.
     pub finalize: Option<Block>,
-    /// The child chart: inline `<content><scxml>` or the file named by `src`. Taken out by
-    /// the planner.
-    pub child: Option<Box<Chart>>,
-    /// The name of the module the child's code is emitted into.
+    /// Which chart it starts.
+    pub source: InvokeSource,
+}
+
+/// What an `<invoke>` starts.
+#[derive(Debug, Clone)]
+pub enum InvokeSource {
+    /// Inline `<content><scxml>` or `src`: this index into [`Chart::children`].
+    Child(usize),
+    /// `srcexpr` or `<content expr>`: evaluated at run time, its value must be the key of a
+    /// keyed entry of [`Chart::children`] (a URI registered with `Config::invocable`, or
+    /// the key of an inline chart held in the datamodel).
+    Expr(Code),
+}
+
+/// A chart compiled along with this one, because this one can invoke it.
+#[derive(Debug, Clone)]
+pub struct ChildChart {
+    /// The module its code is emitted into (`invoke_0`, ...).
     pub module: String,
+    /// 1-based line of the element that holds or names it.
+    pub line: u32,
+    /// For charts a run-time expression selects: the key that selects it.
+    pub key: Option<String>,
+    /// The validated chart; taken out by the planner.
+    pub chart: Option<Box<Chart>>,
 }

@@ -26,6 +26,7 @@ pub struct Config {
     file_name: Option<String>,
     verbatim_state_names: bool,
     print_warnings: bool,
+    invocable: Vec<(String, PathBuf)>,
 }
 
 impl Default for Config {
@@ -37,6 +38,7 @@ impl Default for Config {
             file_name: None,
             verbatim_state_names: false,
             print_warnings: true,
+            invocable: Vec::new(),
         }
     }
 }
@@ -90,6 +92,22 @@ impl Config {
     /// (default `true`). [`Config::generate`] always returns them.
     pub fn print_warnings(&mut self, print: bool) -> &mut Self {
         self.print_warnings = print;
+        self
+    }
+
+    /// Registers the chart file `chart` under `key` (a URI such as `file:child.scxml`) for
+    /// `<invoke srcexpr="...">` and `<invoke><content expr="..."/>`, whose chart is chosen
+    /// at run time (SCXML 1.0, 6.4): a chart that has such an `<invoke>` is compiled with
+    /// every registered chart as a possible child, and the expression's value selects one by
+    /// its key. A value that names no registered chart raises `error.execution`. A relative
+    /// `chart` is resolved like the chart given to [`Config::compile`].
+    pub fn invocable(&mut self, key: impl Into<String>, chart: impl Into<PathBuf>) -> &mut Self {
+        let chart = chart.into();
+        let chart = match std::env::var_os("CARGO_MANIFEST_DIR") {
+            Some(dir) if chart.is_relative() => PathBuf::from(dir).join(chart),
+            _ => chart,
+        };
+        self.invocable.push((key.into(), chart));
         self
     }
 
@@ -161,7 +179,8 @@ impl Config {
             )])
         })?;
         let document = parse::parse(text).map_err(fail)?;
-        let (chart, diagnostics) = validate::validate(&document, &src, path.parent());
+        let (chart, diagnostics) =
+            validate::validate(&document, &src, path.parent(), &self.invocable);
         let Some(chart) = chart else {
             return Err(fail(diagnostics));
         };
@@ -227,7 +246,7 @@ pub fn dot(path: &Path, text: &str) -> Result<String, Error> {
     let src = SourceFile::new(path, text);
     let fail = |diagnostics| Error::chart(&src, diagnostics);
     let document = parse::parse(text).map_err(fail)?;
-    match validate::validate(&document, &src, path.parent()) {
+    match validate::validate(&document, &src, path.parent(), &[]) {
         (Some(chart), _) => Ok(crate::dot::dot(&chart)),
         (None, diagnostics) => Err(fail(diagnostics)),
     }

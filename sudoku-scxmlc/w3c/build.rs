@@ -150,13 +150,17 @@ fn collect(dir: &Path, charts_dir: &Path, manifest: &BTreeMap<String, Manifest>)
     // Sub-documents (`testNNNsub1.txml`, named by `src="file:testNNNsub1.scxml"`) are
     // rewritten, and data files (`testNNN.txt`) copied, into the folder the charts are
     // compiled from, so that `src` attributes resolve there.
+    // They are also what `<invoke srcexpr>` can select at run time, by the URI the tests use.
+    let mut invocable = Vec::new();
     for path in &entries {
         let name = stem(path);
         match path.extension().and_then(|e| e.to_str()) {
             Some("txml") if !is_test(&name) => {
                 if let Ok(text) = std::fs::read_to_string(path) {
                     if let Ok(r) = rewrite::rewrite(&text) {
-                        write_if_changed(&charts_dir.join(format!("{name}.scxml")), &r.text);
+                        let sub = charts_dir.join(format!("{name}.scxml"));
+                        write_if_changed(&sub, &r.text);
+                        invocable.push((format!("file:{name}.scxml"), sub));
                     }
                 }
             }
@@ -175,7 +179,7 @@ fn collect(dir: &Path, charts_dir: &Path, manifest: &BTreeMap<String, Manifest>)
         }
         let name = stem(&path);
         let m = manifest.get(&name).cloned().unwrap_or_default();
-        let kind = classify(&name, &path, &m, charts_dir);
+        let kind = classify(&name, &path, &m, charts_dir, &invocable);
         cases.push(Case {
             name,
             manifest: m,
@@ -190,7 +194,13 @@ fn stem(path: &Path) -> String {
         .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
 }
 
-fn classify(name: &str, path: &Path, manifest: &Manifest, charts_dir: &Path) -> Kind {
+fn classify(
+    name: &str,
+    path: &Path,
+    manifest: &Manifest,
+    charts_dir: &Path,
+    invocable: &[(String, PathBuf)],
+) -> Kind {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => return Kind::Broken(format!("{}: {e}", path.display())),
@@ -213,7 +223,11 @@ fn classify(name: &str, path: &Path, manifest: &Manifest, charts_dir: &Path) -> 
     // sub-documents and data files.
     let chart_path = charts_dir.join(format!("{module}.scxml"));
     write_if_changed(&chart_path, &rewritten.text);
-    let generated = sudoku_scxmlc::Config::new()
+    let mut config = sudoku_scxmlc::Config::new();
+    for (key, sub) in invocable {
+        config.invocable(key, sub);
+    }
+    let generated = config
         .type_name("Machine")
         .verbatim_state_names(true)
         .runtime_path("::sudoku_scxmlc::runtime")

@@ -3,8 +3,8 @@
 
 use super::{num, Emitter};
 use crate::chart::{
-    Block, Code, Cond, Content, DataInit, DatamodelKind, Delay, DoneData, Exec, Location,
-    LocationRoot, Param, Value,
+    Block, Code, Cond, Content, DataInit, DatamodelKind, Delay, DoneData, Exec, InvokeSource,
+    Location, LocationRoot, Param, Value,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -400,10 +400,7 @@ impl Emitter<'_> {
         let inv = &plan.chart.invokes[k];
         let name = format_ident!("invoke_{k}");
         let state_id = &plan.chart.states[inv.state].id;
-        let doc = format!(
-            " `<invoke>` of `{state_id}` at {}:{}; the child is `{}::Invoked`.",
-            self.file, inv.line, inv.module
-        );
+        let doc = format!(" `<invoke>` of `{state_id}` at {}:{}.", self.file, inv.line);
         let type_check = match &inv.type_ {
             None => quote!(),
             Some(v) => {
@@ -428,7 +425,24 @@ impl Emitter<'_> {
             &inv.params,
             None,
         );
-        let module = format_ident!("{}", inv.module);
+        let spawn = match &inv.source {
+            InvokeSource::Child(c) => {
+                let module = format_ident!("{}", plan.chart.children[*c].module);
+                quote!(#rt::spawn::<#module::InvokedChart>(&__id))
+            }
+            InvokeSource::Expr(code) => {
+                let v = self.value(code);
+                quote! {{
+                    let __key = #rt::selector_text(&#v);
+                    let __spawn = select_chart(&__key).ok_or_else(|| {
+                        #rt::ExecError::new(::std::format!(
+                            "no chart is compiled for `{__key}` (register it with Config::invocable)"
+                        ))
+                    })?;
+                    __spawn(&__id)
+                }}
+            }
+        };
         quote! {
             #[doc = #doc]
             fn #name(__data: &mut #data, __ctx: &mut #rt::Context) -> ::core::result::Result<#rt::InvokeStart, #rt::ExecError> {
@@ -437,7 +451,7 @@ impl Emitter<'_> {
                 #idloc
                 let __params = #params;
                 ::core::result::Result::Ok(#rt::InvokeStart {
-                    session: #rt::spawn::<#module::InvokedChart>(&__id),
+                    session: #spawn,
                     id: __id,
                     params: __params,
                 })

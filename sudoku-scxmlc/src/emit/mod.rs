@@ -92,14 +92,17 @@ pub fn emit(plan: &Plan, runtime: &syn::Path) -> String {
         }
         out.push('\n');
     }
-    for (k, child) in plan.children.iter().enumerate() {
-        let inv = &plan.chart.invokes[k];
+    for (child, info) in plan.children.iter().zip(&plan.chart.children) {
         let code = emit(child, runtime);
+        let what = match &info.key {
+            Some(key) => format!("selected at run time by the key `{key}`"),
+            None => format!("invoked by the `<invoke>` at {}:{}", e.file, info.line),
+        };
         out.push_str(&format!(
-            "\n/// The chart invoked by the `<invoke>` at {}:{} (SCXML 1.0, 6.4).\n\
+            "\n/// The chart {what} (SCXML 1.0, 6.4).\n\
              #[allow(dead_code, unused_imports, reason = \"a child chart offers the same items as a top-level one\")]\n\
              pub mod {} {{\n    use super::*;\n",
-            e.file, inv.line, inv.module
+            info.module
         ));
         for line in code.lines() {
             if !line.is_empty() {
@@ -472,6 +475,34 @@ impl Emitter<'_> {
             }));
         }
         let n_invokes = num(invokes.len());
+        let keyed: Vec<TokenStream> = plan
+            .chart
+            .children
+            .iter()
+            .filter_map(|c| {
+                let key = c.key.as_ref()?;
+                let module = format_ident!("{}", c.module);
+                Some(quote!(#key => ::core::option::Option::Some(#rt::spawn::<#module::InvokedChart>),))
+            })
+            .collect();
+        let uses_selection = plan
+            .chart
+            .invokes
+            .iter()
+            .any(|i| matches!(i.source, crate::chart::InvokeSource::Expr(_)));
+        let select = if uses_selection {
+            quote! {
+                /// The charts a run-time `srcexpr` or `<content expr>` can start, by key.
+                fn select_chart(key: &str) -> ::core::option::Option<fn(&str) -> ::std::boxed::Box<dyn #rt::Session>> {
+                    match key {
+                        #(#keyed)*
+                        _ => ::core::option::Option::None,
+                    }
+                }
+            }
+        } else {
+            quote!()
+        };
         let mut data_items = Vec::new();
         for (k, d) in plan.chart.data.iter().enumerate() {
             fns.push(self.data_fns(k));
@@ -540,6 +571,7 @@ impl Emitter<'_> {
                 static DONE_DATA: [#rt::DoneData<#data>; #nd] = [#(#done),*];
                 static DATA: [#rt::DataItem<#data>; #ndata] = [#(#data_items),*];
                 static INVOKES: [#rt::Invoke<#data>; #n_invokes] = [#(#invokes),*];
+                #select
 
                 #(#fns)*
             }

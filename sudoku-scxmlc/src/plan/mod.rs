@@ -45,7 +45,7 @@ pub struct Plan {
     pub state_done_data: Vec<Option<usize>>,
     /// Per `<invoke>`: block index of its `<finalize>`.
     pub invoke_finalize: Vec<Option<usize>>,
-    /// Per `<invoke>`: the plan of the child chart (type name `Invoked`).
+    /// Per entry of `chart.children`: the plan of that chart (type name `Invoked`).
     pub children: Vec<Plan>,
 }
 
@@ -59,9 +59,9 @@ pub fn plan(
     verbatim_state_names: bool,
 ) -> Result<Plan, Vec<Diagnostic>> {
     let children = chart
-        .invokes
+        .children
         .iter_mut()
-        .filter_map(|i| i.child.take())
+        .filter_map(|c| c.chart.take())
         .map(|c| plan(*c, Some("Invoked"), verbatim_state_names))
         .collect::<Result<Vec<_>, _>>()?;
     let n = chart.states.len();

@@ -65,6 +65,17 @@ pub fn spawn<C: Chart>(invoke_id: &str) -> Box<dyn Session> {
     Box::new(interpreter)
 }
 
+/// The key a `srcexpr` or `<content expr>` value selects a chart by: a string value as it
+/// is, anything else as its JSON text.
+#[doc(hidden)]
+pub fn selector_text(value: &impl serde::Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(s)) => s,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    }
+}
+
 /// Checks the `type` of an `<invoke>` (SCXML 1.0, 6.4.1): only SCXML children exist.
 ///
 /// # Errors

@@ -23,7 +23,7 @@ pub use context::{Context, SendRequest};
 pub use error::{ExecError, InitError, RuntimeError};
 pub use event::{descriptor_matches, normalize_descriptor, Event, EventKind};
 pub use foreach::{foreach_items, ForeachArray};
-pub use invoke::{check_invoke_type, spawn, InvokeStart, Session};
+pub use invoke::{check_invoke_type, selector_text, spawn, InvokeStart, Session};
 pub use machine::{Connection, Machine, WeakMachine};
 pub use snapshot::{PendingEvent, Snapshot, SnapshotError};
 pub use tables::{

@@ -27,7 +27,7 @@ impl<'a> Validator<'a> {
         elements.into_iter().filter_map(|c| self.exec(c)).collect()
     }
 
-    fn code_attr(&mut self, a: &Attribute, kind: CodeKind) -> Option<Code> {
+    pub(super) fn code_attr(&mut self, a: &Attribute, kind: CodeKind) -> Option<Code> {
         if self.datamodel == DatamodelKind::Null {
             self.diags.push(
                 Diagnostic::error(
@@ -148,27 +148,32 @@ impl<'a> Validator<'a> {
                     return None;
                 };
                 let location = self.location(loc);
-                let expr = match (
-                    e.attr("expr"),
-                    e.text().filter(|t| !t.text.trim().is_empty()),
-                ) {
-                    (Some(x), None) => self.code_attr(x, CodeKind::Expr),
-                    (None, Some(t)) if self.datamodel == DatamodelKind::Rust => {
-                        match parse_code(self.src, &t.text, t.span, CodeKind::Expr) {
-                            Ok(c) => Some(c),
-                            Err(d) => {
-                                self.diags.push(d);
-                                None
+                let chart = e.elements().find(|c| c.is_scxml() && c.name == "scxml");
+                let expr = if let Some(root) = chart {
+                    self.chart_value(root)
+                } else {
+                    match (
+                        e.attr("expr"),
+                        e.text().filter(|t| !t.text.trim().is_empty()),
+                    ) {
+                        (Some(x), None) => self.code_attr(x, CodeKind::Expr),
+                        (None, Some(t)) if self.datamodel == DatamodelKind::Rust => {
+                            match parse_code(self.src, &t.text, t.span, CodeKind::Expr) {
+                                Ok(c) => Some(c),
+                                Err(d) => {
+                                    self.diags.push(d);
+                                    None
+                                }
                             }
                         }
-                    }
-                    (Some(_), Some(t)) => {
-                        self.error(t.span, "`<assign>` has both `expr` and content");
-                        None
-                    }
-                    _ => {
-                        self.error(e.span, "`<assign>` needs an `expr`");
-                        None
+                        (Some(_), Some(t)) => {
+                            self.error(t.span, "`<assign>` has both `expr` and content");
+                            None
+                        }
+                        _ => {
+                            self.error(e.span, "`<assign>` needs an `expr`");
+                            None
+                        }
                     }
                 };
                 Some(Exec::Assign {

@@ -2,8 +2,9 @@
 //! `<content><scxml>…</scxml></content>` or a `src` file. The child is validated as a chart of
 //! its own; the generator emits it into a module of the parent's generated file.
 
+use super::code::CodeKind;
 use super::{validate_root, Validator};
-use crate::chart::{Block, Invoke, Value};
+use crate::chart::{Block, Chart, ChildChart, Code, Invoke, InvokeSource, Value};
 use crate::diagnostic::{Diagnostic, Severity, SourceFile};
 use crate::parse::{Attribute, Element};
 
@@ -65,35 +66,42 @@ impl Validator<'_> {
                 _ => {}
             }
         }
-        let child = match (e.attr("src"), e.attr("srcexpr"), content) {
-            (Some(src), None, None) => self.child_from_file(src),
-            (None, None, Some(c)) => self.child_inline(c),
+        let source = match (e.attr("src"), e.attr("srcexpr"), content) {
+            (Some(src), None, None) => {
+                let child = self.child_from_file(src)?;
+                InvokeSource::Child(self.add_child(child, line, None))
+            }
+            (None, None, Some(c)) => match c.attr("expr") {
+                Some(x) => {
+                    let code = self.code_attr(x, CodeKind::Expr)?;
+                    self.load_registry(x.span);
+                    InvokeSource::Expr(code)
+                }
+                None => {
+                    let child = self.child_inline(c)?;
+                    InvokeSource::Child(self.add_child(child, line, None))
+                }
+            },
             (None, Some(x), None) => {
-                self.diags.push(
-                    Diagnostic::error(
-                        x.span,
-                        "`srcexpr` is not supported: the child chart must be known at build time",
-                    )
-                    .with_help("name the chart with `src` or put it inline in `<content>`"),
-                );
-                None
+                let code = self.code_attr(x, CodeKind::Expr)?;
+                self.load_registry(x.span);
+                InvokeSource::Expr(code)
             }
             (None, None, None) => {
                 self.error(
                     e.span,
                     "`<invoke>` needs `src` or a `<content>` with a chart",
                 );
-                None
+                return None;
             }
             _ => {
                 self.error(
                     e.span,
                     "`<invoke>` has more than one of `src`, `srcexpr` and `<content>`",
                 );
-                None
+                return None;
             }
-        }?;
-        let module = format!("invoke_{}", self.invokes.len());
+        };
         Some(Invoke {
             state,
             line,
@@ -105,8 +113,82 @@ impl Validator<'_> {
             params,
             autoforward,
             finalize,
-            child: Some(Box::new(child)),
-            module,
+            source,
+        })
+    }
+
+    /// Adds a chart this one can invoke; returns its index in [`Chart::children`].
+    fn add_child(&mut self, chart: Chart, line: u32, key: Option<String>) -> usize {
+        self.children.push(ChildChart {
+            module: format!("invoke_{}", self.children.len()),
+            line,
+            key,
+            chart: Some(Box::new(chart)),
+        });
+        self.children.len() - 1
+    }
+
+    /// Compiles the charts registered with `Config::invocable`, once, for the run-time
+    /// selection of `srcexpr` and `<content expr>`; their errors are reported at `span`.
+    fn load_registry(&mut self, span: crate::diagnostic::Span) {
+        if self.registry_loaded {
+            return;
+        }
+        self.registry_loaded = true;
+        for (uri, path) in self.registry {
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    self.error(
+                        span,
+                        format!(
+                            "cannot read `{}` (registered for `{uri}`): {e}",
+                            path.display()
+                        ),
+                    );
+                    continue;
+                }
+            };
+            self.included_files.push(path.clone());
+            let file = SourceFile::new(path, text.as_str());
+            let parsed = crate::parse::parse(&text);
+            let (chart, diags) = match &parsed {
+                Ok(doc) => validate_root(&doc.root, &file, path.parent(), &[]),
+                Err(diags) => (None, diags.clone()),
+            };
+            match chart {
+                Some(chart) => {
+                    self.add_child(chart, self.line(span), Some(uri.clone()));
+                }
+                None => {
+                    let rendered: String = diags
+                        .iter()
+                        .filter(|d| d.severity == Severity::Error)
+                        .map(|d| file.render(d))
+                        .collect();
+                    self.error(
+                        span,
+                        format!("the chart registered for `{uri}` has errors:\n{rendered}"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// An `<scxml>` held by `<assign>` or `<data>` (a chart value, SCXML 1.0, 5.3): compiled
+    /// as a child, and the value the datamodel holds is its key, which
+    /// `<invoke><content expr>` selects it by.
+    pub(super) fn chart_value(&mut self, root: &Element) -> Option<Code> {
+        let line = self.line(root.span);
+        let (chart, diags) = validate_root(root, self.src, self.base_dir, self.registry);
+        self.diags.extend(diags);
+        let key = format!("inline-chart:{line}");
+        self.add_child(chart?, line, Some(key.clone()));
+        Some(Code {
+            text: format!("{key:?}"),
+            line,
+            tokens: quote::quote!(::std::string::String::from(#key)),
+            idents: Vec::new(),
         })
     }
 
@@ -133,7 +215,7 @@ impl Validator<'_> {
             );
             return None;
         };
-        let (chart, diags) = validate_root(root, self.src, self.base_dir);
+        let (chart, diags) = validate_root(root, self.src, self.base_dir, self.registry);
         self.diags.extend(diags);
         chart
     }
@@ -151,7 +233,7 @@ impl Validator<'_> {
                 return None;
             }
         };
-        let (chart, diags) = validate_root(&document.root, &file, path.parent());
+        let (chart, diags) = validate_root(&document.root, &file, path.parent(), self.registry);
         if chart.is_none() {
             self.child_file_errors(src, &file, &diags);
         }

@@ -21,12 +21,16 @@ use std::path::{Path, PathBuf};
 /// Validates a parsed chart. `base_dir` resolves `src` attributes; without it they are errors.
 ///
 /// Returns the chart when there is no error, and every diagnostic (warnings included).
+///
+/// `registry` lists the charts (key, file) that `srcexpr` and `<content expr>` may select at
+/// run time (`Config::invocable`).
 pub fn validate(
     doc: &Document,
     src: &SourceFile,
     base_dir: Option<&Path>,
+    registry: &[(String, PathBuf)],
 ) -> (Option<Chart>, Vec<Diagnostic>) {
-    validate_root(&doc.root, src, base_dir)
+    validate_root(&doc.root, src, base_dir, registry)
 }
 
 /// Validates the chart whose `<scxml>` element is `root` (the document's root, or an inline
@@ -35,10 +39,14 @@ fn validate_root(
     root: &Element,
     src: &SourceFile,
     base_dir: Option<&Path>,
+    registry: &[(String, PathBuf)],
 ) -> (Option<Chart>, Vec<Diagnostic>) {
     let mut v = Validator {
         src,
         base_dir,
+        registry,
+        registry_loaded: false,
+        children: Vec::new(),
         diags: Vec::new(),
         states: Vec::new(),
         elements: Vec::new(),
@@ -66,6 +74,9 @@ fn validate_root(
 pub(crate) struct Validator<'a> {
     src: &'a SourceFile,
     base_dir: Option<&'a Path>,
+    registry: &'a [(String, PathBuf)],
+    registry_loaded: bool,
+    children: Vec<crate::chart::ChildChart>,
     diags: Vec<Diagnostic>,
     states: Vec<State>,
     elements: Vec<&'a Element>,
@@ -161,6 +172,7 @@ impl<'a> Validator<'a> {
             script,
             late_binding,
             invokes: std::mem::take(&mut self.invokes),
+            children: std::mem::take(&mut self.children),
             event_names: std::mem::take(&mut self.event_names),
             included_files: std::mem::take(&mut self.included_files),
         })
@@ -392,7 +404,11 @@ impl<'a> Validator<'a> {
                 ),
             );
         }
-        let init = if let Some(expr) = d.attr("expr") {
+        let chart = d.elements().find(|c| c.is_scxml() && c.name == "scxml");
+        let init = if let Some(root) = chart {
+            self.chart_value(root)
+                .map_or(DataInit::Default, DataInit::Expr)
+        } else if let Some(expr) = d.attr("expr") {
             match parse_code(self.src, &expr.value, expr.span, CodeKind::Expr) {
                 Ok(code) => DataInit::Expr(code),
                 Err(diag) => {

@@ -52,7 +52,8 @@ pub fn rules(element: &str) -> Option<(&'static [&'static str], &'static [&'stat
         "transition" => (&["event", "cond", "target", "type"], EXECUTABLE),
         "onentry" | "onexit" => (&[], EXECUTABLE),
         "datamodel" => (&[], &["data"]),
-        "data" => (&["id", "src", "expr"], &[]),
+        // An `<scxml>` child is a chart value an `<invoke><content expr>` can start.
+        "data" => (&["id", "src", "expr"], &["scxml"]),
         "donedata" => (&[], &["content", "param"]),
         "content" => (&["expr"], &[]),
         "param" => (&["name", "expr", "location"], &[]),
@@ -69,7 +70,7 @@ pub fn rules(element: &str) -> Option<(&'static [&'static str], &'static [&'stat
         "else" => (&[], &[]),
         "foreach" => (&["array", "item", "index"], EXECUTABLE),
         "log" => (&["label", "expr"], &[]),
-        "assign" => (&["location", "expr"], &[]),
+        "assign" => (&["location", "expr"], &["scxml"]),
         "send" => (
             &[
                 "event",

@@ -53,16 +53,7 @@ pub const TIME_LIMIT: Duration = Duration::from_secs(60);
 /// Tests known to fail today, each with the reason. The runner reports them as `FAIL` like
 /// any other failure, but only a failure outside this list (or a listed test that passes,
 /// so that the list stays true) makes the run fail.
-pub const EXPECTED_FAILURES: &[(&str, &str)] = &[
-    (
-        "test216",
-        "`<invoke srcexpr>` names the child chart at run time; sudoku-scxmlc compiles children at build time",
-    ),
-    (
-        "test530",
-        "the child chart is XML held in a variable (`<content expr>`); sudoku-scxmlc compiles children at build time",
-    ),
-];
+pub const EXPECTED_FAILURES: &[(&str, &str)] = &[];
 
 /// Starts a machine of chart `C` and lets machine time pass, one pending delayed event at a
 /// time, until it stops.
