@@ -35,13 +35,7 @@ const REQUIRED_GROUPS: &[&str] = &[
 /// Charts that compile and run but are not checked, because what they test is a property of
 /// SCION's ECMAScript platform that SCXML leaves open: `group/name` → why. They stay in the
 /// random walks of `tests/properties.rs`.
-const NOT_CHECKED: &[(&str, &str)] = &[(
-    "error/error",
-    "platform difference: the chart's checkErrorData(_event.data, ...) expects SCION's \
-     error.execution data {tagname, line, column, reason}; sudoku-scxmlc's _event.data is the \
-     error message (SCXML 1.0, 5.10.1 leaves the data to the platform), so the chart ends in \
-     `fail` instead of `pass`",
-)];
+const NOT_CHECKED: &[(&str, &str)] = &[];
 
 /// What the test does with a chart.
 enum Kind {

@@ -176,6 +176,8 @@ pub enum Exec {
         event: String,
         /// 1-based line.
         line: u32,
+        /// 1-based column of the element.
+        column: u32,
     },
     /// `<send>`.
     Send(Box<Send>),
@@ -185,6 +187,8 @@ pub enum Exec {
         sendid: Value,
         /// 1-based line.
         line: u32,
+        /// 1-based column of the element.
+        column: u32,
     },
     /// `<assign>`.
     Assign {
@@ -194,6 +198,8 @@ pub enum Exec {
         expr: Code,
         /// 1-based line.
         line: u32,
+        /// 1-based column of the element.
+        column: u32,
     },
     /// `<if>`/`<elseif>`/`<else>`.
     If {
@@ -201,6 +207,8 @@ pub enum Exec {
         branches: Vec<(Option<Cond>, Vec<Exec>)>,
         /// 1-based line.
         line: u32,
+        /// 1-based column of the element.
+        column: u32,
     },
     /// `<foreach>`.
     Foreach {
@@ -214,6 +222,8 @@ pub enum Exec {
         body: Vec<Exec>,
         /// 1-based line.
         line: u32,
+        /// 1-based column of the element.
+        column: u32,
     },
     /// `<log>`.
     Log {
@@ -223,6 +233,8 @@ pub enum Exec {
         expr: Option<Code>,
         /// 1-based line.
         line: u32,
+        /// 1-based column of the element.
+        column: u32,
     },
     /// `<script>`.
     Script {
@@ -230,6 +242,8 @@ pub enum Exec {
         code: Code,
         /// 1-based line.
         line: u32,
+        /// 1-based column of the element.
+        column: u32,
     },
 }
 
@@ -258,6 +272,8 @@ pub struct Send {
     pub content: Option<Content>,
     /// 1-based line.
     pub line: u32,
+    /// 1-based column of the element.
+    pub column: u32,
 }
 
 /// A delay.

@@ -115,6 +115,23 @@ impl SourceFile {
             .map_or(offset - start, |s| s.chars().count());
         (line as u32 + 1, col as u32 + 1)
     }
+    /// 1-based column of a byte offset: counted in characters within the first `limit`
+    /// bytes of its line, in bytes beyond (so that it costs at most `limit` per call).
+    pub fn column_bounded(&self, offset: usize, limit: usize) -> u32 {
+        let offset = offset.min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.line_starts[line];
+        let bytes = offset - start;
+        let col = if bytes <= limit {
+            self.text
+                .get(start..offset)
+                .map_or(bytes, |s| s.chars().count())
+        } else {
+            bytes
+        };
+        col as u32 + 1
+    }
+
     /// 1-based line of a byte offset.
     pub fn line(&self, offset: usize) -> u32 {
         // Not `line_col(..).0`: counting the column is linear in the line's length, and

@@ -1181,7 +1181,13 @@ fn errors_scenario<C: Chart<Data = Rec, State = StateIndex>>() {
     m.start();
     assert_eq!(
         log_since(&m, &mut seen),
-        ["+a", "second", "-a", "error.execution=\"boom\"", "+err"]
+        [
+            "+a",
+            "second",
+            "-a",
+            "error.execution={\"column\":0,\"file\":\"test.scxml\",\"line\":110,\"reason\":\"boom\",\"tagname\":\"executable content\"}",
+            "+err"
+        ]
     );
     // Block lines are 100 + block index; a's failing block is the 5th block (after the
     // entry and exit loggers of a and err).
@@ -1190,6 +1196,9 @@ fn errors_scenario<C: Chart<Data = Rec, State = StateIndex>>() {
         RuntimeError::Execution {
             file: "test.scxml".into(),
             line: 100 + 10,
+            // A hand-written block reports no finer site than its own line.
+            column: 0,
+            element: "executable content".into(),
             message: "boom".into()
         }
     );
@@ -1198,7 +1207,7 @@ fn errors_scenario<C: Chart<Data = Rec, State = StateIndex>>() {
     assert_eq!(log[0], "-err");
     assert_eq!(log[1], "+ok");
     assert!(
-        log[2].starts_with("error.execution=\"chart code panicked: kaboom"),
+        log[2].contains("\"reason\":\"chart code panicked: kaboom"),
         "{log:?}"
     );
     assert_eq!(errors.borrow().len(), 2);
@@ -1230,7 +1239,7 @@ fn errors_scenario<C: Chart<Data = Rec, State = StateIndex>>() {
             "-ok",
             "+c",
             "+cf",
-            "error.execution=\"bad donedata\"",
+            "error.execution={\"column\":0,\"file\":\"test.scxml\",\"line\":7,\"reason\":\"bad donedata\",\"tagname\":\"donedata\"}",
             "done.state.c=null"
         ]
     );

@@ -127,11 +127,17 @@ impl Emitter<'_> {
         let name = format_ident!("block_{index}");
         let doc = format!(" {} at {}:{}.", block.owner, self.file, block.line);
         let body = self.exec_list(&block.body);
+        let (tag, line) = (block_tag(&block.owner), num(block.line));
         quote! {
             #[doc = #doc]
             fn #name(__data: &mut #data, __ctx: &mut #rt::Context) -> ::core::result::Result<(), #rt::ExecError> {
-                #body
-                ::core::result::Result::Ok(())
+                // The element an error comes from: each statement updates it.
+                let mut __site: (&'static str, u32, u32) = (#tag, #line, 0);
+                let __result = (|| -> ::core::result::Result<(), #rt::ExecError> {
+                    #body
+                    ::core::result::Result::Ok(())
+                })();
+                __result.map_err(|e| e.at(__site.0, __site.1, __site.2))
             }
         }
     }
@@ -141,21 +147,35 @@ impl Emitter<'_> {
     }
 
     /// A marker statement that becomes a `// chart:LINE: …` comment after formatting.
-    fn marker(&mut self, line: u32, what: String) -> TokenStream {
+    /// The `// chart:LINE: …` marker of a statement, then the statement's error site: the
+    /// element, line and column an error inside it reports (see [`ExecError::at`]).
+    ///
+    /// [`ExecError::at`]: crate::runtime::ExecError::at
+    fn marker(&mut self, tag: &str, line: u32, column: u32, what: String) -> TokenStream {
         let k = num(self.comments.len());
         self.comments.push(format!("{}:{line}: {what}", self.file));
-        quote!(__scxml_comment!(#k);)
+        let (l, c) = (num(line), num(column));
+        quote!(__scxml_comment!(#k); __site = (#tag, #l, #c);)
     }
 
     fn exec(&mut self, e: &Exec) -> TokenStream {
         let rt = self.rt.clone();
         match e {
-            Exec::Raise { event, line } => {
-                let m = self.marker(*line, format!("<raise event=\"{event}\">"));
+            Exec::Raise {
+                event,
+                line,
+                column,
+            } => {
+                let m = self.marker(
+                    "raise",
+                    *line,
+                    *column,
+                    format!("<raise event=\"{event}\">"),
+                );
                 quote!(#m __ctx.raise(#event, #rt::serde_json::Value::Null);)
             }
             Exec::Send(send) => {
-                let m = self.marker(send.line, "<send>".to_owned());
+                let m = self.marker("send", send.line, send.column, "<send>".to_owned());
                 let event = match &send.event {
                     Some(v) => self.string(v),
                     None => quote!(::std::string::String::new()),
@@ -214,8 +234,12 @@ impl Emitter<'_> {
                     }
                 }
             }
-            Exec::Cancel { sendid, line } => {
-                let m = self.marker(*line, "<cancel>".to_owned());
+            Exec::Cancel {
+                sendid,
+                line,
+                column,
+            } => {
+                let m = self.marker("cancel", *line, *column, "<cancel>".to_owned());
                 let s = self.string(sendid);
                 quote!(#m { let __sendid = #s; __ctx.cancel(&__sendid); })
             }
@@ -223,17 +247,24 @@ impl Emitter<'_> {
                 location,
                 expr,
                 line,
+                column,
             } => {
                 let m = self.marker(
+                    "assign",
                     *line,
+                    *column,
                     format!("<assign location=\"{}\">", location.code.text),
                 );
                 let v = self.value(expr);
                 let assign = self.assign_to(location, quote!(__value));
                 quote!(#m { let __value = #v; #assign })
             }
-            Exec::If { branches, line } => {
-                let m = self.marker(*line, "<if>".to_owned());
+            Exec::If {
+                branches,
+                line,
+                column,
+            } => {
+                let m = self.marker("if", *line, *column, "<if>".to_owned());
                 let chain = self.if_chain(branches);
                 quote!(#m #chain)
             }
@@ -243,8 +274,14 @@ impl Emitter<'_> {
                 index,
                 body,
                 line,
+                column,
             } => {
-                let m = self.marker(*line, format!("<foreach array=\"{}\">", array.text));
+                let m = self.marker(
+                    "foreach",
+                    *line,
+                    *column,
+                    format!("<foreach array=\"{}\">", array.text),
+                );
                 let items = self.value(array);
                 let item_d = &self.plan.chart.data[*item];
                 let item_id = format_ident!("{}", item_d.id);
@@ -275,16 +312,21 @@ impl Emitter<'_> {
                     }
                 }
             }
-            Exec::Log { label, expr, line } => {
-                let m = self.marker(*line, format!("<log label=\"{label}\">"));
+            Exec::Log {
+                label,
+                expr,
+                line,
+                column,
+            } => {
+                let m = self.marker("log", *line, *column, format!("<log label=\"{label}\">"));
                 let v = match expr {
                     Some(code) => self.json(code),
                     None => quote!(#rt::serde_json::Value::Null),
                 };
                 quote!(#m { let __value = #v; __ctx.log(#label, &__value); })
             }
-            Exec::Script { code, line } => {
-                let m = self.marker(*line, "<script>".to_owned());
+            Exec::Script { code, line, column } => {
+                let m = self.marker("script", *line, *column, "<script>".to_owned());
                 let b = self.bindings(code, Access::Write);
                 let s = &code.tokens;
                 quote!(#m { #b #s })
@@ -530,4 +572,16 @@ impl Emitter<'_> {
 /// Whether the chart's datamodel has a data struct.
 pub(super) fn has_data(kind: DatamodelKind) -> bool {
     kind == DatamodelKind::Rust
+}
+
+/// The element name in a block's owner description (`<onentry> of ...` → `onentry`,
+/// `top-level <script>` → `script`).
+fn block_tag(owner: &str) -> String {
+    owner
+        .split_once('<')
+        .and_then(|(_, rest)| rest.split_once('>'))
+        .map_or_else(
+            || "executable content".to_owned(),
+            |(tag, _)| tag.to_owned(),
+        )
 }

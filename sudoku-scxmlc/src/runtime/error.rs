@@ -11,6 +11,20 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExecError {
     message: String,
+    site: Option<ErrorSite>,
+}
+
+/// Where in the chart an [`ExecError`] happened: the element of executable content that
+/// failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorSite {
+    /// The element's name (`log`, `assign`, `send`, ..., or the block's `onentry`,
+    /// `transition`, ...).
+    pub element: &'static str,
+    /// 1-based chart line of the element.
+    pub line: u32,
+    /// 1-based column of the element (0 when only the line is known).
+    pub column: u32,
 }
 
 impl ExecError {
@@ -18,12 +32,30 @@ impl ExecError {
     pub fn new(message: impl fmt::Display) -> Self {
         ExecError {
             message: message.to_string(),
+            site: None,
         }
     }
 
     /// The message.
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// Where it happened, once known.
+    pub fn site(&self) -> Option<ErrorSite> {
+        self.site
+    }
+
+    /// Records the element it happened in, unless a site is already known (the innermost
+    /// wins). Generated code calls it for each statement of executable content.
+    #[must_use]
+    pub fn at(mut self, element: &'static str, line: u32, column: u32) -> Self {
+        self.site.get_or_insert(ErrorSite {
+            element,
+            line,
+            column,
+        });
+        self
     }
 }
 
@@ -55,12 +87,17 @@ pub enum RuntimeError {
         event: String,
     },
     /// Executable content failed; `error.execution` was raised.
-    #[error("{file}:{line}: error.execution: {message}")]
+    #[error("{file}:{line}:{column}: error.execution in <{element}>: {message}")]
     Execution {
         /// The chart's file name.
         file: String,
-        /// 1-based chart line of the failing block or condition.
+        /// 1-based chart line of the failing element.
         line: u32,
+        /// 1-based column of the failing element (0 when only the line is known: conditions,
+        /// `<data>` and `<donedata>` expressions).
+        column: u32,
+        /// The failing element (`log`, `assign`, ..., `transition` for a `cond`, `data`).
+        element: String,
         /// What went wrong.
         message: String,
     },

@@ -368,21 +368,40 @@ impl<D: 'static> Interpreter<D> {
     }
 
     /// Raises `error.execution` for a failure at chart line `line` and reports it.
-    fn execution_error(&mut self, line: u32, error: ExecError) {
+    ///
+    /// The event's data is an object naming where it happened (the field names SCION uses):
+    /// `{"tagname": "log", "line": 12, "column": 9, "reason": "...", "file": "chart.scxml"}`.
+    /// `element` and `line` are the site when the error does not carry a finer one.
+    fn execution_error(&mut self, element: &'static str, line: u32, error: ExecError) {
+        let site = error.site().unwrap_or(super::ErrorSite {
+            element,
+            line,
+            column: 0,
+        });
         let message = error.message().to_owned();
         tracing::debug!(
             chart = self.tables.name,
             file = self.tables.file,
-            line,
+            line = site.line,
+            column = site.column,
+            element = site.element,
             message = message.as_str(),
             "error.execution"
         );
-        self.ctx
-            .raise_platform("error.execution", Value::String(message.clone()));
+        let data = serde_json::json!({
+            "tagname": site.element,
+            "line": site.line,
+            "column": site.column,
+            "reason": message,
+            "file": self.tables.file,
+        });
+        self.ctx.raise_platform("error.execution", data);
         self.outbox
             .push(Notification::Error(RuntimeError::Execution {
                 file: self.tables.file.to_owned(),
-                line,
+                line: site.line,
+                column: site.column,
+                element: site.element.to_owned(),
                 message,
             }));
     }
@@ -397,7 +416,7 @@ impl<D: 'static> Interpreter<D> {
             }
             let (data, ctx) = (&mut self.data, &self.ctx);
             if let Err(e) = guarded(|| (item.init)(data, ctx)) {
-                self.execution_error(item.line, e);
+                self.execution_error("data", item.line, e);
             }
         }
     }
@@ -405,12 +424,16 @@ impl<D: 'static> Interpreter<D> {
     /// Runs one block of executable content; a failure raises `error.execution`.
     fn run_block(&mut self, block: BlockIndex) {
         let Some(b) = self.tables.blocks.get(block as usize) else {
-            self.execution_error(0, ExecError::new(format!("no block {block} in the tables")));
+            self.execution_error(
+                "executable content",
+                0,
+                ExecError::new(format!("no block {block} in the tables")),
+            );
             return;
         };
         let (data, ctx) = (&mut self.data, &mut self.ctx);
         if let Err(e) = guarded(|| (b.run)(data, ctx)) {
-            self.execution_error(b.line, e);
+            self.execution_error("executable content", b.line, e);
         }
     }
 
@@ -422,6 +445,7 @@ impl<D: 'static> Interpreter<D> {
         };
         let Some(c) = self.tables.conditions.get(cond as usize) else {
             self.execution_error(
+                "transition",
                 0,
                 ExecError::new(format!("no condition {cond} in the tables")),
             );
@@ -431,7 +455,7 @@ impl<D: 'static> Interpreter<D> {
         match guarded(|| (c.eval)(data, ctx)) {
             Ok(b) => b,
             Err(e) => {
-                self.execution_error(c.line, e);
+                self.execution_error("transition", c.line, e);
                 false
             }
         }
@@ -463,7 +487,7 @@ impl<D: 'static> Interpreter<D> {
                 }
             };
             if let Err(e) = result {
-                self.execution_error(item.line, e);
+                self.execution_error("data", item.line, e);
             }
         }
         // Kept so that late binding does not overwrite values given by the caller.
@@ -571,7 +595,7 @@ impl<D: 'static> Interpreter<D> {
                     finished: false,
                 });
             }
-            Err(e) => self.execution_error(inv.line, e),
+            Err(e) => self.execution_error("invoke", inv.line, e),
         }
     }
 
@@ -631,7 +655,7 @@ impl<D: 'static> Interpreter<D> {
             let (data, ctx) = (&self.data, &self.ctx);
             match guarded(|| (dd.eval)(data, ctx)) {
                 Ok(v) => self.done_data = v,
-                Err(e) => self.execution_error(dd.line, e),
+                Err(e) => self.execution_error("donedata", dd.line, e),
             }
         }
         self.ctx.children.clear();
@@ -927,7 +951,7 @@ impl<D: 'static> Interpreter<D> {
                 match guarded(|| (dd.eval)(data, ctx)) {
                     Ok(v) => v,
                     Err(e) => {
-                        self.execution_error(dd.line, e);
+                        self.execution_error("donedata", dd.line, e);
                         Value::Null
                     }
                 }

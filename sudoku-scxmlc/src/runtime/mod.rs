@@ -20,7 +20,7 @@ mod tables;
 mod time;
 
 pub use context::{Context, SendRequest};
-pub use error::{ExecError, InitError, RuntimeError};
+pub use error::{ErrorSite, ExecError, InitError, RuntimeError};
 pub use event::{descriptor_matches, normalize_descriptor, Event, EventKind};
 pub use foreach::{foreach_items, ForeachArray};
 pub use invoke::{check_invoke_type, selector_text, spawn, InvokeStart, Session};

@@ -114,6 +114,7 @@ impl<'a> Validator<'a> {
     fn exec(&mut self, e: &Element) -> Option<Exec> {
         self.check_element(e);
         let line = self.line(e.span);
+        let column = self.column(e.span);
         match e.name.as_str() {
             "raise" => {
                 let Some(a) = e.attr("event") else {
@@ -128,6 +129,7 @@ impl<'a> Validator<'a> {
                 Some(Exec::Raise {
                     event: a.value.clone(),
                     line,
+                    column,
                 })
             }
             "send" => self.send(e).map(|s| Exec::Send(Box::new(s))),
@@ -140,6 +142,7 @@ impl<'a> Validator<'a> {
                 Some(Exec::Cancel {
                     sendid: sendid?,
                     line,
+                    column,
                 })
             }
             "assign" => {
@@ -180,6 +183,7 @@ impl<'a> Validator<'a> {
                     location: location?,
                     expr: expr?,
                     line,
+                    column,
                 })
             }
             "if" => {
@@ -220,7 +224,11 @@ impl<'a> Validator<'a> {
                 }
                 let body = std::mem::take(&mut current.1);
                 branches.push((current.0, self.exec_list(body)));
-                Some(Exec::If { branches, line })
+                Some(Exec::If {
+                    branches,
+                    line,
+                    column,
+                })
             }
             "foreach" => {
                 let array = match e.attr("array") {
@@ -248,6 +256,7 @@ impl<'a> Validator<'a> {
                     index,
                     body,
                     line,
+                    column,
                 })
             }
             "log" => {
@@ -256,7 +265,12 @@ impl<'a> Validator<'a> {
                     None => None,
                 };
                 let label = e.attr("label").map(|a| a.value.clone()).unwrap_or_default();
-                Some(Exec::Log { label, expr, line })
+                Some(Exec::Log {
+                    label,
+                    expr,
+                    line,
+                    column,
+                })
             }
             "script" => self.script(e),
             other => {
@@ -305,6 +319,7 @@ impl<'a> Validator<'a> {
         Some(Exec::Script {
             code: Code { line, ..code },
             line,
+            column: self.column(e.span),
         })
     }
 
@@ -383,6 +398,7 @@ impl<'a> Validator<'a> {
 
     fn send(&mut self, e: &Element) -> Option<Send> {
         let line = self.line(e.span);
+        let column = self.column(e.span);
         let event = self.value_pair(e, "event", "eventexpr");
         if let Some(Value::Literal(name)) = &event {
             if !is_event_name(name) {
@@ -445,6 +461,7 @@ impl<'a> Validator<'a> {
             params,
             content,
             line,
+            column,
         })
     }
 
