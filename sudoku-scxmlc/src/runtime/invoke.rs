@@ -43,6 +43,8 @@ pub trait Session {
     fn fire_next(&mut self, limit: Duration) -> bool;
     /// Sets the machine time of the session and its descendants.
     fn set_now(&mut self, now: Duration);
+    /// The ids of the active states, in document order.
+    fn active_state_ids(&self) -> Vec<&'static str>;
 }
 
 /// What the generated start function of an `<invoke>` returns: the invoke id and the child,
@@ -177,6 +179,15 @@ impl<D: 'static> Session for Interpreter<D> {
         for c in &mut self.ctx.children {
             c.session.set_now(now);
         }
+    }
+
+    fn active_state_ids(&self) -> Vec<&'static str> {
+        let states = self.tables.states;
+        self.ctx
+            .configuration
+            .iter()
+            .map(|s| states[s as usize].id)
+            .collect()
     }
 }
 

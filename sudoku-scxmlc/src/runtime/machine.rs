@@ -358,6 +358,52 @@ impl<C: Chart> Machine<C> {
         self.core().final_state.map(|s| states[s as usize].id)
     }
 
+    /// The invoke ids of the sessions this machine invoked (SCXML 1.0, 6.4) that still run,
+    /// in invocation order (Qt's `invokedServices`).
+    pub fn invoked(&self) -> Vec<String> {
+        self.core()
+            .ctx
+            .children
+            .iter()
+            .filter(|c| !c.finished)
+            .map(|c| c.id.clone())
+            .collect()
+    }
+
+    /// The active state ids of the invoked session `id`, in document order; `None` when this
+    /// machine runs no session with that id.
+    pub fn invoked_active_state_ids(&self, id: &str) -> Option<Vec<&'static str>> {
+        let core = self.core();
+        let child = core
+            .ctx
+            .children
+            .iter()
+            .find(|c| c.id == id && !c.finished)?;
+        Some(child.session.active_state_ids())
+    }
+
+    /// Sends `event` to the invoked session `id`, as `<send target="#_id">` would, and lets it
+    /// run. Returns `false` (and sends nothing) when no such session runs, or when called
+    /// from this machine's own executable content.
+    pub fn submit_to_invoked(&self, id: &str, event: Event) -> bool {
+        {
+            let Ok(mut core) = self.inner.core.try_borrow_mut() else {
+                return false;
+            };
+            let Some(child) = core
+                .ctx
+                .children
+                .iter_mut()
+                .find(|c| c.id == id && !c.finished)
+            else {
+                return false;
+            };
+            child.session.deliver(event);
+        }
+        self.drain();
+        true
+    }
+
     /// Queues an external event named `name` with payload `data` (`()` for none) and
     /// processes it (Qt's `submitEvent`). Before [`start`](Machine::start) the event waits;
     /// after the machine stopped it is ignored. Inside an observer it is processed once the
