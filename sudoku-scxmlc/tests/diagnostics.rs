@@ -268,3 +268,55 @@ fn src_attributes_must_name_regular_files() {
     assert!(err.contains("c.scxml:3:16: error: cannot read"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `<invoke>`: errors in an inline child are located in the parent's file; `src` cycles and
+/// runaway nesting are errors, not endless recursion.
+#[test]
+fn invoke_children_errors_cycles_and_depth() {
+    let inline = format!(
+        "{HEAD}>\n  <state id=\"a\">\n    <invoke>\n      <content>\n        <scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\">\n          <state id=\"c\"><transition target=\"nowhere\"/></state>\n        </scxml>\n      </content>\n    </invoke>\n  </state>\n</scxml>\n"
+    );
+    let e = errors(&inline);
+    assert!(
+        e.starts_with("bad.scxml:6:45: error: `nowhere` is not a state id"),
+        "{e}"
+    );
+
+    let dir = std::env::temp_dir().join(format!("scxmlc-invoke-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chart = |src: &str| {
+        format!("{HEAD}>\n  <state id=\"s\">\n    <invoke src=\"{src}\"/>\n  </state>\n</scxml>\n")
+    };
+    std::fs::write(dir.join("a.scxml"), chart("b.scxml")).unwrap();
+    std::fs::write(dir.join("b.scxml"), chart("file:a.scxml")).unwrap();
+    std::fs::write(dir.join("self.scxml"), chart("self.scxml")).unwrap();
+    for file in ["a.scxml", "self.scxml"] {
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let e = Config::new()
+            .generate(&path, &text)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("the charts invoke each other in a cycle"), "{e}");
+    }
+    let missing = dir.join("missing.scxml");
+    std::fs::write(&missing, chart("gone.scxml")).unwrap();
+    let e = Config::new()
+        .generate(&missing, &std::fs::read_to_string(&missing).unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("missing.scxml:3:18: error: cannot read"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+
+    let mut deep = String::from("<final/>");
+    for _ in 0..40 {
+        deep = format!(
+            "<state id=\"s\"><invoke><content><scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\">{deep}</scxml></content></invoke></state>"
+        );
+    }
+    let e = errors(&format!("{HEAD}>{deep}</scxml>"));
+    assert!(
+        e.contains("invoked charts nest more than 32 levels deep"),
+        "{e}"
+    );
+}

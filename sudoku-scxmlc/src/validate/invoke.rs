@@ -3,12 +3,12 @@
 //! its own; the generator emits it into a module of the parent's generated file.
 
 use super::code::CodeKind;
-use super::{validate_root, Validator};
+use super::{validate_root, Nesting, Validator, MAX_INVOKE_DEPTH};
 use crate::chart::{Block, Chart, ChildChart, Code, Invoke, InvokeSource, Value};
 use crate::diagnostic::{Diagnostic, Severity, SourceFile};
 use crate::parse::{Attribute, Element};
 
-impl Validator<'_> {
+impl<'a> Validator<'a> {
     /// Validates the `<invoke>` `e` of state `state` and its child chart.
     pub(super) fn invoke(&mut self, e: &Element, state: usize) -> Option<Invoke> {
         self.check_element(e);
@@ -135,7 +135,7 @@ impl Validator<'_> {
             return;
         }
         self.registry_loaded = true;
-        for (uri, path) in self.registry {
+        for (uri, path) in self.nesting.registry {
             let text = match std::fs::read_to_string(path) {
                 Ok(t) => t,
                 Err(e) => {
@@ -152,8 +152,13 @@ impl Validator<'_> {
             self.included_files.push(path.clone());
             let file = SourceFile::new(path, text.as_str());
             let parsed = crate::parse::parse(&text);
+            let nesting = Nesting {
+                registry: &[],
+                files: vec![path.clone()],
+                depth: self.nesting.depth + 1,
+            };
             let (chart, diags) = match &parsed {
-                Ok(doc) => validate_root(&doc.root, &file, path.parent(), &[]),
+                Ok(doc) => validate_root(&doc.root, &file, path.parent(), &nesting),
                 Err(diags) => (None, diags.clone()),
             };
             match chart {
@@ -180,7 +185,8 @@ impl Validator<'_> {
     /// `<invoke><content expr>` selects it by.
     pub(super) fn chart_value(&mut self, root: &Element) -> Option<Code> {
         let line = self.line(root.span);
-        let (chart, diags) = validate_root(root, self.src, self.base_dir, self.registry);
+        let nesting = self.nested(root.span, None)?;
+        let (chart, diags) = validate_root(root, self.src, self.base_dir, &nesting);
         self.diags.extend(diags);
         let key = format!("inline-chart:{line}");
         self.add_child(chart?, line, Some(key.clone()));
@@ -215,9 +221,53 @@ impl Validator<'_> {
             );
             return None;
         };
-        let (chart, diags) = validate_root(root, self.src, self.base_dir, self.registry);
+        let nesting = self.nested(root.span, None)?;
+        let (chart, diags) = validate_root(root, self.src, self.base_dir, &nesting);
         self.diags.extend(diags);
         chart
+    }
+
+    /// The nesting of a chart this one invokes (from `file`, when it has a file of its own),
+    /// or an error at `span` when that would be too deep or a cycle of `src` files.
+    fn nested(
+        &mut self,
+        span: crate::diagnostic::Span,
+        file: Option<&std::path::Path>,
+    ) -> Option<Nesting<'a>> {
+        if self.nesting.depth + 1 > MAX_INVOKE_DEPTH {
+            self.error(
+                span,
+                format!("invoked charts nest more than {MAX_INVOKE_DEPTH} levels deep"),
+            );
+            return None;
+        }
+        let mut files = self.nesting.files.clone();
+        if let Some(file) = file {
+            let canonical =
+                |p: &std::path::Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+            let me = canonical(file);
+            if files.iter().any(|f| canonical(f) == me) {
+                let chain: Vec<String> = files
+                    .iter()
+                    .chain(std::iter::once(&file.to_path_buf()))
+                    .map(|f| f.display().to_string())
+                    .collect();
+                self.error(
+                    span,
+                    format!(
+                        "the charts invoke each other in a cycle: {}",
+                        chain.join(" → ")
+                    ),
+                );
+                return None;
+            }
+            files.push(file.to_path_buf());
+        }
+        Some(Nesting {
+            registry: self.nesting.registry,
+            files,
+            depth: self.nesting.depth + 1,
+        })
     }
 
     /// `src="child.scxml"` (or `file:child.scxml`), relative to this chart.
@@ -233,7 +283,8 @@ impl Validator<'_> {
                 return None;
             }
         };
-        let (chart, diags) = validate_root(&document.root, &file, path.parent(), self.registry);
+        let nesting = self.nested(src.span, Some(&path))?;
+        let (chart, diags) = validate_root(&document.root, &file, path.parent(), &nesting);
         if chart.is_none() {
             self.child_file_errors(src, &file, &diags);
         }

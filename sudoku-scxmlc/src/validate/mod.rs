@@ -30,7 +30,27 @@ pub fn validate(
     base_dir: Option<&Path>,
     registry: &[(String, PathBuf)],
 ) -> (Option<Chart>, Vec<Diagnostic>) {
-    validate_root(&doc.root, src, base_dir, registry)
+    let nesting = Nesting {
+        registry,
+        files: vec![src.path().to_path_buf()],
+        depth: 0,
+    };
+    validate_root(&doc.root, src, base_dir, &nesting)
+}
+
+/// How deeply `<invoke>`d charts may nest inside one another (inline or by `src`).
+pub const MAX_INVOKE_DEPTH: usize = 32;
+
+/// Where a chart sits among the charts that invoke it.
+#[derive(Debug, Clone)]
+pub(crate) struct Nesting<'a> {
+    /// The charts `srcexpr` and `<content expr>` may select (`Config::invocable`).
+    registry: &'a [(String, PathBuf)],
+    /// The files of the invoking charts, outermost first, this chart's last: a `src` that
+    /// names one of them is a cycle.
+    files: Vec<PathBuf>,
+    /// How many invokes deep this chart is.
+    depth: usize,
 }
 
 /// Validates the chart whose `<scxml>` element is `root` (the document's root, or an inline
@@ -39,12 +59,12 @@ fn validate_root(
     root: &Element,
     src: &SourceFile,
     base_dir: Option<&Path>,
-    registry: &[(String, PathBuf)],
+    nesting: &Nesting<'_>,
 ) -> (Option<Chart>, Vec<Diagnostic>) {
     let mut v = Validator {
         src,
         base_dir,
-        registry,
+        nesting,
         registry_loaded: false,
         children: Vec::new(),
         diags: Vec::new(),
@@ -74,7 +94,7 @@ fn validate_root(
 pub(crate) struct Validator<'a> {
     src: &'a SourceFile,
     base_dir: Option<&'a Path>,
-    registry: &'a [(String, PathBuf)],
+    nesting: &'a Nesting<'a>,
     registry_loaded: bool,
     children: Vec<crate::chart::ChildChart>,
     diags: Vec<Diagnostic>,
