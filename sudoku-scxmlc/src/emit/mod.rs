@@ -42,6 +42,8 @@ pub(crate) struct Emitter<'a> {
     data_ty: TokenStream,
     file: String,
     comments: Vec<String>,
+    /// Pre-formatted table rows, put in place of `__scxml_table!(k)` after formatting.
+    tables: Vec<Vec<String>>,
 }
 
 /// Emits the formatted Rust source of a planned chart. `runtime` is the path generated code
@@ -64,6 +66,7 @@ pub fn emit(plan: &Plan, runtime: &syn::Path) -> String {
         data_ty,
         file: file_name,
         comments: Vec::new(),
+        tables: Vec::new(),
     };
     let tokens = e.file();
     let file: syn::File = match syn::parse2(tokens) {
@@ -78,6 +81,23 @@ pub fn emit(plan: &Plan, runtime: &syn::Path) -> String {
     );
     for line in pretty.lines() {
         let trimmed = line.trim_start();
+        if let Some((head, k)) = line.split_once("__scxml_table!(").and_then(|(head, rest)| {
+            let k = rest.strip_suffix(");")?.parse::<usize>().ok()?;
+            Some((head, k))
+        }) {
+            let indent = &line[..line.len() - trimmed.len()];
+            out.push_str(head);
+            out.push_str("[\n");
+            for row in &e.tables[k] {
+                out.push_str(indent);
+                out.push_str("    ");
+                out.push_str(row);
+                out.push('\n');
+            }
+            out.push_str(indent);
+            out.push_str("];\n");
+            continue;
+        }
         if let Some(k) = trimmed
             .strip_prefix("__scxml_comment!(")
             .and_then(|r| r.strip_suffix(");"))
@@ -117,6 +137,20 @@ pub fn emit(plan: &Plan, runtime: &syn::Path) -> String {
 }
 
 impl Emitter<'_> {
+    /// A placeholder for an array of pre-formatted rows.
+    fn table(&mut self, mut rows: Vec<String>) -> TokenStream {
+        // Ids and event names are escaped in the code part; a file name in the comment part
+        // could still hold a line break.
+        for row in &mut rows {
+            if row.contains(['\n', '\r']) {
+                *row = row.replace(['\n', '\r'], " ");
+            }
+        }
+        let k = num(self.tables.len());
+        self.tables.push(rows);
+        quote!(__scxml_table!(#k))
+    }
+
     fn file(&mut self) -> TokenStream {
         let data = self.data_struct();
         let state = self.state_enum();
@@ -298,10 +332,6 @@ impl Emitter<'_> {
         let plan = self.plan;
         let rt = self.rt.clone();
         let data = self.data_ty.clone();
-        let u = |v: &[usize]| {
-            let v = v.iter().map(|&x| num(x));
-            quote!(&[#(#v),*])
-        };
         let opt = |v: Option<usize>| match v {
             Some(x) => {
                 let x = num(x);
@@ -310,32 +340,26 @@ impl Emitter<'_> {
             None => quote!(::core::option::Option::None),
         };
 
-        let mut state_consts = Vec::new();
-        let mut state_names = Vec::new();
+        // States and transitions are one row each, formatted here rather than by
+        // prettyplease (which would give every field a line): a chart of 65,538 states stays
+        // a few hundred bytes per state.
+        let list = |v: &[usize]| {
+            let v: Vec<String> = v.iter().map(ToString::to_string).collect();
+            format!("&[{}]", v.join(", "))
+        };
+        let option = |v: Option<usize>| match v {
+            Some(x) => format!("__O::Some({x})"),
+            None => "__O::None".to_owned(),
+        };
+        let mut state_rows = Vec::with_capacity(plan.chart.states.len());
         for (i, s) in plan.chart.states.iter().enumerate() {
-            let cname = format_ident!("STATE_{i}");
-            state_names.push(quote!(#cname));
-            let kind = format_ident!("{}", format!("{:?}", s.kind));
-            let id = &s.id;
-            let parent = s.parent.map_or(quote!(#rt::NO_STATE), |p| {
-                let p = num(p);
-                quote!(#p)
-            });
-            let end = num(plan.descendants_end[i]);
-            let children = u(&s.children);
-            let initial = opt(s.initial);
-            let transitions = u(&s.transitions);
-            let onentry = u(&plan.onentry[i]);
-            let onexit = u(&plan.onexit[i]);
-            let donedata = opt(plan.state_done_data[i]);
             let history: Vec<usize> = s
                 .children
                 .iter()
                 .copied()
                 .filter(|&c| plan.chart.states[c].kind.is_history())
                 .collect();
-            let history = u(&history);
-            let line = num(s.line);
+            let parent = s.parent.map_or("__NO_STATE".to_owned(), |p| p.to_string());
             let element = match s.kind {
                 StateKind::Root => "scxml",
                 StateKind::Parallel => "parallel",
@@ -343,28 +367,27 @@ impl Emitter<'_> {
                 StateKind::ShallowHistory | StateKind::DeepHistory => "history",
                 _ => "state",
             };
-            let doc = if s.generated_id {
-                format!(" {i}: `<{element}>` at {}:{line}.", self.file)
+            let what = if s.generated_id {
+                format!("<{element}>")
             } else {
-                format!(" {i}: `<{element} id=\"{id}\">` at {}:{line}.", self.file)
+                format!("<{element} id={:?}>", s.id)
             };
-            state_consts.push(quote! {
-                #[doc = #doc]
-                const #cname: #rt::StateInfo = #rt::StateInfo {
-                    id: #id,
-                    kind: #rt::StateKind::#kind,
-                    parent: #parent,
-                    descendants_end: #end,
-                    children: #children,
-                    initial: #initial,
-                    transitions: #transitions,
-                    onentry: #onentry,
-                    onexit: #onexit,
-                    donedata: #donedata,
-                    history: #history,
-                    line: #line,
-                };
-            });
+            state_rows.push(format!(
+                "__S::row({:?}, __K::{:?}, {parent}, {}, {}, {}, {}, {}, {}, {}, {}, {}), // {i}: {what} at {}:{}",
+                s.id,
+                s.kind,
+                plan.descendants_end[i],
+                list(&s.children),
+                option(s.initial),
+                list(&s.transitions),
+                list(&plan.onentry[i]),
+                list(&plan.onexit[i]),
+                option(plan.state_done_data[i]),
+                list(&history),
+                s.line,
+                self.file,
+                s.line,
+            ));
         }
         let n_states = num(plan.chart.states.len());
         let state_of = plan.variants.iter().map(|v| match v {
@@ -375,27 +398,13 @@ impl Emitter<'_> {
             None => quote!(::core::option::Option::None),
         });
 
-        let mut transition_consts = Vec::new();
-        let mut transition_names = Vec::new();
+        let mut transition_rows = Vec::with_capacity(plan.chart.transitions.len());
         for (i, t) in plan.chart.transitions.iter().enumerate() {
-            let cname = format_ident!("TRANSITION_{i}");
-            transition_names.push(quote!(#cname));
-            let source = num(t.source);
-            let events = &t.events;
-            let cond = opt(plan.transition_cond[i]);
-            let targets = u(&t.targets);
-            let internal = t.internal;
-            let content = opt(plan.transition_block[i]);
             let domain = match plan.domains[i] {
-                Domain::Targetless => quote!(#rt::Domain::Targetless),
-                Domain::Dynamic => quote!(#rt::Domain::Dynamic),
-                Domain::Static(d) => {
-                    let d = num(d);
-                    quote!(#rt::Domain::Static(#d))
-                }
+                Domain::Targetless => "__D::Targetless".to_owned(),
+                Domain::Dynamic => "__D::Dynamic".to_owned(),
+                Domain::Static(d) => format!("__D::Static({d})"),
             };
-            let line_lit = num(t.line);
-            let line = t.line;
             let src_state = &plan.chart.states[t.source];
             let what = if src_state.initial == Some(i) && !src_state.kind.is_history() {
                 "initial transition".to_owned()
@@ -403,8 +412,8 @@ impl Emitter<'_> {
                 "default transition".to_owned()
             } else {
                 match &t.event_text {
-                    Some(e) => format!("`<transition event=\"{e}\">`"),
-                    None => "eventless `<transition>`".to_owned(),
+                    Some(e) => format!("<transition event={e:?}>"),
+                    None => "eventless <transition>".to_owned(),
                 }
             };
             let target_ids: Vec<&str> = t
@@ -412,30 +421,27 @@ impl Emitter<'_> {
                 .iter()
                 .map(|&s| plan.chart.states[s].id.as_str())
                 .collect();
-            let doc = format!(
-                " {i}: {what} of `{}`{} at {}:{line}.",
+            let to = if target_ids.is_empty() {
+                String::new()
+            } else {
+                format!(" to {}", target_ids.join(" "))
+            };
+            transition_rows.push(format!(
+                "__T::row({}, &{:?}, {}, {}, {}, {}, {domain}, {}), // {i}: {what} of {}{to} at {}:{}",
+                t.source,
+                t.events,
+                option(plan.transition_cond[i]),
+                list(&t.targets),
+                t.internal,
+                option(plan.transition_block[i]),
+                t.line,
                 src_state.id,
-                if target_ids.is_empty() {
-                    String::new()
-                } else {
-                    format!(" to `{}`", target_ids.join(" "))
-                },
-                self.file
-            );
-            transition_consts.push(quote! {
-                #[doc = #doc]
-                const #cname: #rt::TransitionInfo = #rt::TransitionInfo {
-                    source: #source,
-                    events: &[#(#events),*],
-                    cond: #cond,
-                    targets: #targets,
-                    internal: #internal,
-                    content: #content,
-                    domain: #domain,
-                    line: #line_lit,
-                };
-            });
+                self.file,
+                t.line,
+            ));
         }
+        let state_table = self.table(state_rows);
+        let transition_table = self.table(transition_rows);
         let n_transitions = num(plan.chart.transitions.len());
 
         let mut fns = Vec::new();
@@ -558,13 +564,16 @@ impl Emitter<'_> {
                 /// The `State` variant of each state index.
                 pub(super) static STATE_OF: [::core::option::Option<State>; #n_states] = [#(#state_of),*];
 
-                /// States in document order.
-                pub(super) static STATES: [#rt::StateInfo; #n_states] = [#(#state_names),*];
-                #(#state_consts)*
+                use #rt::{Domain as __D, StateInfo as __S, StateKind as __K, TransitionInfo as __T, NO_STATE as __NO_STATE};
+                use ::core::option::Option as __O;
 
-                /// Transitions in document order.
-                static TRANSITIONS: [#rt::TransitionInfo; #n_transitions] = [#(#transition_names),*];
-                #(#transition_consts)*
+                /// States in document order: `__S::row(id, kind, parent, descendants_end,
+                /// children, initial, transitions, onentry, onexit, donedata, history, line)`.
+                pub(super) static STATES: [__S; #n_states] = #state_table;
+
+                /// Transitions in document order: `__T::row(source, events, cond, targets,
+                /// internal, content, domain, line)`.
+                static TRANSITIONS: [__T; #n_transitions] = #transition_table;
 
                 static CONDITIONS: [#rt::Condition<#data>; #nc] = [#(#conditions),*];
                 static BLOCKS: [#rt::Block<#data>; #nb] = [#(#blocks),*];

@@ -88,6 +88,43 @@ pub struct StateInfo {
     pub line: u32,
 }
 
+impl StateInfo {
+    /// A state, from its fields in declaration order: one row per state in generated tables.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one positional row per state keeps generated tables compact"
+    )]
+    pub const fn row(
+        id: &'static str,
+        kind: StateKind,
+        parent: StateIndex,
+        descendants_end: StateIndex,
+        children: &'static [StateIndex],
+        initial: Option<TransitionIndex>,
+        transitions: &'static [TransitionIndex],
+        onentry: &'static [BlockIndex],
+        onexit: &'static [BlockIndex],
+        donedata: Option<DoneDataIndex>,
+        history: &'static [StateIndex],
+        line: u32,
+    ) -> Self {
+        StateInfo {
+            id,
+            kind,
+            parent,
+            descendants_end,
+            children,
+            initial,
+            transitions,
+            onentry,
+            onexit,
+            donedata,
+            history,
+            line,
+        }
+    }
+}
+
 /// The transition domain of a transition, as far as the generator could decide it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Domain {
@@ -120,6 +157,36 @@ pub struct TransitionInfo {
     pub domain: Domain,
     /// 1-based line of the element in the chart.
     pub line: u32,
+}
+
+impl TransitionInfo {
+    /// A transition, from its fields in declaration order: one row per transition in
+    /// generated tables.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one positional row per transition keeps generated tables compact"
+    )]
+    pub const fn row(
+        source: StateIndex,
+        events: &'static [&'static str],
+        cond: Option<ConditionIndex>,
+        targets: &'static [StateIndex],
+        internal: bool,
+        content: Option<BlockIndex>,
+        domain: Domain,
+        line: u32,
+    ) -> Self {
+        TransitionInfo {
+            source,
+            events,
+            cond,
+            targets,
+            internal,
+            content,
+            domain,
+            line,
+        }
+    }
 }
 
 /// A compiled `cond`.

@@ -182,7 +182,13 @@ impl<'a> Validator<'a> {
             return None;
         }
         // Datamodel: every <datamodel> anywhere, each item with the state that declares it.
-        self.collect_data(root, 0);
+        let state_at: HashMap<usize, usize> = self
+            .states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.span.start, i))
+            .collect();
+        self.collect_data(root, 0, &state_at);
         // Pass 2: transitions, initial, history, executable content.
         for index in 0..self.states.len() {
             self.resolve_state(index);
@@ -343,8 +349,9 @@ impl<'a> Validator<'a> {
         index
     }
 
-    /// The `<data>` items of `e` (state `state`) and of its descendant states.
-    fn collect_data(&mut self, e: &'a Element, state: usize) {
+    /// The `<data>` items of `e` (state `state`) and of its descendant states; `state_at`
+    /// maps an element's start offset to its state index.
+    fn collect_data(&mut self, e: &'a Element, state: usize, state_at: &HashMap<usize, usize>) {
         for child in e.elements().filter(|c| c.is_scxml()) {
             match child.name.as_str() {
                 "datamodel" => {
@@ -358,12 +365,8 @@ impl<'a> Validator<'a> {
                     }
                 }
                 "state" | "parallel" | "final" => {
-                    let index = self
-                        .states
-                        .iter()
-                        .position(|s| s.span == child.span)
-                        .unwrap_or(state);
-                    self.collect_data(child, index);
+                    let index = state_at.get(&child.span.start).copied().unwrap_or(state);
+                    self.collect_data(child, index, state_at);
                 }
                 _ => {}
             }
