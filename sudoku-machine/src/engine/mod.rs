@@ -9,8 +9,8 @@
 //!   eliminate, guess, backtrack) as an iterator, for an animated solve. It is a separate
 //!   solver, so the plain search pays nothing for it.
 //! - **Human techniques** ([`techniques`]): naked and hidden singles up to unique rectangles,
-//!   each step named and explained; [`grade`] maps the hardest technique a puzzle needs to a
-//!   [`Level`]; [`generate`] makes puzzles of a requested level from a seed; [`hint`] finds the
+//!   each step named and explained; [`grade()`] maps the hardest technique a puzzle needs to a
+//!   [`Level`]; [`generate()`] makes puzzles of a requested level from a seed; [`hint()`] finds the
 //!   player's first mistake or the easiest next step.
 
 mod solver;

@@ -390,7 +390,7 @@ struct Frame {
     tried: Option<u8>,
 }
 
-/// The steps of a traced search; see the [module documentation](self) and [`trace`].
+/// The steps of a traced search; see the module documentation and [`trace`].
 pub struct Trace {
     pending: VecDeque<TraceStep>,
     stack: Vec<Frame>,

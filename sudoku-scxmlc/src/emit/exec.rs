@@ -125,7 +125,12 @@ impl Emitter<'_> {
         let rt = self.rt.clone();
         let data = self.data_ty.clone();
         let name = format_ident!("block_{index}");
-        let doc = format!(" {} at {}:{}.", block.owner, self.file, block.line);
+        let doc = format!(
+            " {} at {}:{}.",
+            code_tags(&block.owner),
+            self.file,
+            block.line
+        );
         let body = self.exec_list(&block.body);
         let (tag, line) = (block_tag(&block.owner), num(block.line));
         quote! {
@@ -584,4 +589,29 @@ fn block_tag(owner: &str) -> String {
             || "executable content".to_owned(),
             |(tag, _)| tag.to_owned(),
         )
+}
+
+/// Puts each `<tag>` of a description in backticks, so rustdoc shows it as code rather than
+/// reading it as HTML.
+fn code_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut rest = text;
+    while let Some(start) = rest.find('<') {
+        let Some(len) = rest[start..].find('>') else {
+            break;
+        };
+        let quoted = rest[..start].ends_with('`');
+        out.push_str(&rest[..start]);
+        let tag = &rest[start..=start + len];
+        if quoted {
+            out.push_str(tag);
+        } else {
+            out.push('`');
+            out.push_str(tag);
+            out.push('`');
+        }
+        rest = &rest[start + len + 1..];
+    }
+    out.push_str(rest);
+    out
 }

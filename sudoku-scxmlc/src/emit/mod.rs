@@ -210,8 +210,10 @@ impl Emitter<'_> {
                 StateKind::Final => "final",
                 _ => "state",
             };
+            // The chart's comment is free text: a `text` block keeps rustdoc from reading it
+            // as Markdown (brackets as links, bare URLs, tags).
             let mut text = match &s.comment {
-                Some(c) => format!("{c}\n\n"),
+                Some(c) => format!("```text\n{}\n```\n\n", c.replace("```", "'''")),
                 None => String::new(),
             };
             if s.generated_id {
