@@ -65,7 +65,7 @@ pub(crate) struct Interpreter<D: 'static> {
     /// The top-level `<final>` whose entry stopped the machine.
     pub(crate) final_state: Option<StateIndex>,
     /// Late binding: the states whose `<data>` items have their values.
-    data_bound: StateSet,
+    pub(crate) data_bound: StateSet,
     /// Appendix D `statesToInvoke`: entered states with `<invoke>`s, invoked at the end of
     /// the macrostep.
     states_to_invoke: StateSet,

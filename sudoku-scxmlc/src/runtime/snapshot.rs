@@ -36,6 +36,9 @@ pub struct Snapshot {
     pub running: bool,
     /// The number the next generated send id will use.
     pub next_send_id: u64,
+    /// With late binding: the states whose `<data>` items already got their values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bound: Vec<String>,
 }
 
 /// A delayed `<send>` waiting for its time.
@@ -76,6 +79,9 @@ pub enum SnapshotError {
     /// The snapshot names a `<data>` id the chart does not declare.
     #[error("snapshot has data `{0}`, which the chart does not declare")]
     UnknownData(String),
+    /// The machine runs invoked child sessions, which snapshots do not capture.
+    #[error("the machine runs invoked sessions ({0}), which a snapshot cannot capture")]
+    InvokedSessions(String),
 }
 
 impl<D: 'static> Interpreter<D> {
@@ -83,6 +89,10 @@ impl<D: 'static> Interpreter<D> {
     pub(crate) fn snapshot(&self) -> Result<Snapshot, SnapshotError> {
         if !self.started {
             return Err(SnapshotError::NotStarted);
+        }
+        if !self.ctx.children.is_empty() {
+            let ids: Vec<&str> = self.ctx.children.iter().map(|c| c.id.as_str()).collect();
+            return Err(SnapshotError::InvokedSessions(ids.join(", ")));
         }
         let states = self.tables.states;
         let id = |s: u32| states[s as usize].id.to_owned();
@@ -115,6 +125,7 @@ impl<D: 'static> Interpreter<D> {
             queued: self.ctx.external.iter().cloned().collect(),
             running: self.running,
             next_send_id: self.ctx.next_send_id,
+            bound: self.data_bound.iter().map(id).collect(),
         })
     }
 
@@ -137,6 +148,11 @@ impl<D: 'static> Interpreter<D> {
         };
         let configuration = snapshot
             .configuration
+            .iter()
+            .map(|id| index(id))
+            .collect::<Result<Vec<_>, _>>()?;
+        let bound = snapshot
+            .bound
             .iter()
             .map(|id| index(id))
             .collect::<Result<Vec<_>, _>>()?;
@@ -167,6 +183,10 @@ impl<D: 'static> Interpreter<D> {
         }
         for (h, values) in history {
             self.set_history(h, values);
+        }
+        self.data_bound.clear();
+        for s in bound {
+            self.data_bound.insert(s);
         }
         self.ctx.now = snapshot.now;
         self.ctx.timers.clear();
