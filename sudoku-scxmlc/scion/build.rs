@@ -211,6 +211,11 @@ fn emit_table(dir: &Path, found: bool, cases: &[Case]) -> String {
         out,
         "/// Whether that folder existed at build time.\npub const SCION_DIR_FOUND: bool = {found};\n"
     );
+    let explicit = std::env::var_os("SCXML_SCION_DIR").is_some_and(|d| !d.is_empty());
+    let _ = writeln!(
+        out,
+        "/// Whether the folder was chosen with `SCXML_SCION_DIR` (then a missing folder is an error).\npub const SCION_DIR_EXPLICIT: bool = {explicit};\n"
+    );
     let _ = writeln!(
         out,
         "/// One module per compiled chart.\n#[doc(hidden)]\npub mod charts {{"

@@ -351,6 +351,8 @@ pub struct Invoke {
     pub state: usize,
     /// 1-based line.
     pub line: u32,
+    /// 1-based column of the element.
+    pub column: u32,
     /// `type` / `typeexpr`.
     pub type_: Option<Value>,
     /// `id`.

@@ -5,7 +5,9 @@
 //! `cargo test -p scxml-scion-tests --test scion -- history` runs only the tests whose
 //! `group/name` contains `history`.
 
-use scxml_scion_tests::{Runner, TestCase, Trace, CASES, SCION_DIR, SCION_DIR_FOUND};
+use scxml_scion_tests::{
+    Runner, TestCase, Trace, CASES, SCION_DIR, SCION_DIR_EXPLICIT, SCION_DIR_FOUND,
+};
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -20,6 +22,10 @@ enum Outcome {
 }
 
 fn main() -> ExitCode {
+    if !SCION_DIR_FOUND && SCION_DIR_EXPLICIT {
+        println!("{SCION_DIR} does not exist (SCXML_SCION_DIR): nothing to run");
+        return ExitCode::FAILURE;
+    }
     if !SCION_DIR_FOUND {
         println!("SCION tests skipped: folder {SCION_DIR} not found (set SCXML_SCION_DIR)");
         return ExitCode::SUCCESS;

@@ -55,13 +55,15 @@ impl Emitter<'_> {
         }
     }
 
-    /// A JSON value from an expression (`<param>`, `<content expr>`, `<log expr>`).
+    /// A JSON value from an expression (`<param>`, `<content expr>`, `<log expr>`),
+    /// serialized by reference, so `_event.data` or a data field needs no `.clone()`.
     fn json(&self, code: &Code) -> TokenStream {
         let rt = &self.rt;
-        let v = self.value(code);
+        let b = self.bindings(code, Access::Read);
+        let e = &code.tokens;
         quote!({
-            let __value = #v;
-            #rt::serde_json::to_value(&__value)?
+            #b
+            #rt::serde_json::to_value(&(#e))?
         })
     }
 
@@ -494,9 +496,9 @@ impl Emitter<'_> {
             #[doc = #doc]
             fn #name(__data: &mut #data, __ctx: &mut #rt::Context) -> ::core::result::Result<#rt::InvokeStart, #rt::ExecError> {
                 #type_check
+                let __params = #params;
                 let __id: ::std::string::String = #id;
                 #idloc
-                let __params = #params;
                 ::core::result::Result::Ok(#rt::InvokeStart {
                     session: #spawn,
                     id: __id,

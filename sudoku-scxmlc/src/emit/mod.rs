@@ -472,11 +472,13 @@ impl Emitter<'_> {
         for (k, inv) in plan.chart.invokes.iter().enumerate() {
             fns.push(self.invoke_fn(k));
             let name = format_ident!("invoke_{k}");
-            let (state, line, autoforward) = (num(inv.state), num(inv.line), inv.autoforward);
+            let (state, line, column) = (num(inv.state), num(inv.line), num(inv.column));
+            let autoforward = inv.autoforward;
             let finalize = opt(plan.invoke_finalize[k]);
             invokes.push(quote!(#rt::Invoke {
                 state: #state,
                 line: #line,
+                column: #column,
                 autoforward: #autoforward,
                 finalize: #finalize,
                 start: #name,

@@ -56,6 +56,8 @@ pub struct Context {
     io_processors: OnceCell<Value>,
     /// When this session was invoked: its invoke id.
     pub(crate) invoke_id: Option<String>,
+    /// When this session was invoked: the invoking session's id.
+    pub(crate) parent_session: Option<String>,
     /// Events sent to `#_parent`, collected by the parent.
     pub(crate) to_parent: Vec<Event>,
     /// The sessions this one invoked, in invocation order.
@@ -81,6 +83,7 @@ impl Context {
             ids: OnceCell::new(),
             io_processors: OnceCell::new(),
             invoke_id: None,
+            parent_session: None,
             to_parent: Vec::new(),
             children: Vec::new(),
             next_invoke_id: 1,
@@ -165,8 +168,11 @@ impl Context {
     /// * `#_parent` (in an invoked session): the invoking session's external queue, with
     ///   `invokeid` set to this session's invoke id.
     /// * `#_<invokeid>`: the external queue of the session this one invoked with that id.
+    /// * `#_scxml_<session id>` of the invoking session or of one this session invoked (what
+    ///   `_event.origin` holds): that session.
     /// * any other `#_...` target: no such session is reachable, so `error.communication` is
-    ///   raised on the internal queue (with `sendid` set) and the call still returns `Ok`.
+    ///   raised on the internal queue (with `sendid` set) and the call still returns `Ok`. A
+    ///   delayed send to `#_<invokeid>` is checked when it fires.
     ///
     /// The event's `sendid` is `request.id`, or the generated id when
     /// `request.expose_generated_id` (the `<send>` has `idlocation`), blank otherwise.
@@ -205,9 +211,9 @@ impl Context {
         });
         let sendid = (explicit || expose_generated_id).then(|| id.clone());
         let origin = format!("#_scxml_{}", self.session_id);
-        match target.as_deref() {
-            None => {}
-            Some(t) if t == origin => {}
+        let route = match target.as_deref() {
+            None => Route::Own,
+            Some(t) if t == origin => Route::Own,
             Some("#_internal") => {
                 if !delay.is_zero() {
                     return Err(ExecError::new(
@@ -222,42 +228,31 @@ impl Context {
                 });
                 return Ok(id);
             }
-            Some("#_parent") if self.invoke_id.is_some() => {
-                let event = Event {
-                    sendid,
-                    origin: Some(origin),
-                    origintype: Some(SCXML_PROCESSOR.to_owned()),
-                    invokeid: self.invoke_id.clone(),
-                    ..Event::with_kind(event, EventKind::External, data)
-                };
-                if delay.is_zero() {
-                    self.to_parent.push(event);
+            Some("#_parent") if self.invoke_id.is_some() => Route::Parent,
+            Some(t) if t.starts_with("#_scxml_") => {
+                // Another session by its id (what `_event.origin` holds): the invoking
+                // session or one this session invoked.
+                let session = &t["#_scxml_".len()..];
+                if self.parent_session.as_deref() == Some(session) {
+                    Route::Parent
+                } else if let Some(c) = self
+                    .children
+                    .iter()
+                    .find(|c| !c.finished && c.session.session_id() == session)
+                {
+                    Route::Child(c.id.clone())
                 } else {
-                    let due = self.now.saturating_add(delay);
-                    self.timers.schedule_to(due, Route::Parent, event);
+                    return Ok(self.unreachable(t, id));
                 }
-                return Ok(id);
             }
-            Some(t)
-                if t.strip_prefix("#_")
-                    .is_some_and(|c| self.children.iter().any(|x| x.id == c)) =>
-            {
-                let child = t["#_".len()..].to_owned();
-                let event = Event {
-                    sendid,
-                    origin: Some(origin),
-                    origintype: Some(SCXML_PROCESSOR.to_owned()),
-                    ..Event::with_kind(event, EventKind::External, data)
-                };
-                if delay.is_zero() {
-                    if let Some(c) = self.children.iter_mut().find(|x| x.id == child) {
-                        c.session.deliver(event);
-                    }
-                } else {
-                    let due = self.now.saturating_add(delay);
-                    self.timers.schedule_to(due, Route::Child(child), event);
+            Some(t) if t.starts_with("#_") && t != "#_parent" => {
+                // `#_<invokeid>`: a delayed event finds its session when it fires (the
+                // invocation may start later in this macrostep).
+                let child = &t["#_".len()..];
+                if delay.is_zero() && !self.children.iter().any(|c| c.id == child && !c.finished) {
+                    return Ok(self.unreachable(t, id));
                 }
-                return Ok(id);
+                Route::Child(child.to_owned())
             }
             Some(other) if !other.starts_with("#_") => {
                 // SCXML 1.0, 6.2.4: a target the SCXML event I/O processor does not support
@@ -267,35 +262,49 @@ impl Context {
                      (`#_internal`, `#_parent`, `#_scxml_SESSIONID` or `#_INVOKEID`)"
                 )));
             }
-            Some(other) => {
-                tracing::debug!(
-                    chart = self.name,
-                    target = other,
-                    "<send> to an unreachable target"
-                );
-                self.internal.push_back(Event {
-                    sendid: Some(id.clone()),
-                    ..Event::with_kind(
-                        "error.communication",
-                        EventKind::Platform,
-                        Value::String(format!("<send> target `{other}` is not reachable")),
-                    )
-                });
-                return Ok(id);
-            }
-        }
+            Some(other) => return Ok(self.unreachable(other, id)),
+        };
         let event = Event {
             sendid,
             origin: Some(origin),
             origintype: Some(SCXML_PROCESSOR.to_owned()),
+            invokeid: if route == Route::Parent {
+                self.invoke_id.clone()
+            } else {
+                None
+            },
             ..Event::with_kind(event, EventKind::External, data)
         };
-        if delay.is_zero() {
-            self.external.push_back(event);
-        } else {
-            self.timers.schedule(self.now.saturating_add(delay), event);
+        if !delay.is_zero() {
+            let due = self.now.saturating_add(delay);
+            self.timers.schedule_to(due, route, event);
+            return Ok(id);
+        }
+        match route {
+            Route::Own => self.external.push_back(event),
+            Route::Parent => self.to_parent.push(event),
+            Route::Child(child) => {
+                if let Some(c) = self.children.iter_mut().find(|c| c.id == child) {
+                    c.session.deliver(event);
+                }
+            }
         }
         Ok(id)
+    }
+
+    /// `error.communication` for a target no session answers to (SCXML 1.0, 6.2.4); the
+    /// send itself succeeds and returns its id.
+    fn unreachable(&mut self, target: &str, id: String) -> String {
+        tracing::debug!(chart = self.name, target, "<send> to an unreachable target");
+        self.internal.push_back(Event {
+            sendid: Some(id.clone()),
+            ..Event::with_kind(
+                "error.communication",
+                EventKind::Platform,
+                Value::String(format!("<send> target `{target}` is not reachable")),
+            )
+        });
+        id
     }
 
     /// A new invoke id for an `<invoke>` of `state` without `id` (SCXML 1.0, 6.4.1): of the

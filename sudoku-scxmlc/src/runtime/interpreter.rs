@@ -586,7 +586,8 @@ impl<D: 'static> Interpreter<D> {
         match guarded(|| (inv.start)(data, ctx)) {
             Ok(start) => {
                 let mut session = start.session;
-                session.start(self.ctx.now, start.params);
+                let parent = self.ctx.session_id().to_owned();
+                session.start(self.ctx.now, start.params, &parent);
                 self.ctx.children.push(super::invoke::Child {
                     id: start.id,
                     state: inv.state,
@@ -595,7 +596,10 @@ impl<D: 'static> Interpreter<D> {
                     finished: false,
                 });
             }
-            Err(e) => self.execution_error("invoke", inv.line, e),
+            Err(e) => {
+                let e = e.at("invoke", inv.line, inv.column);
+                self.execution_error("invoke", inv.line, e);
+            }
         }
     }
 

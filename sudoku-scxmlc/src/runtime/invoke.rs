@@ -22,8 +22,11 @@ use std::time::Duration;
 #[doc(hidden)]
 pub trait Session {
     /// Starts the session at machine time `now` with `params` (an object of initial values
-    /// for `<data>` items of the same names; other names are ignored).
-    fn start(&mut self, now: Duration, params: Value);
+    /// for `<data>` items of the same names; other names are ignored), invoked by the session
+    /// `parent_session`.
+    fn start(&mut self, now: Duration, params: Value, parent_session: &str);
+    /// The session id (`_sessionid`).
+    fn session_id(&self) -> &str;
     /// Queues an external event.
     fn deliver(&mut self, event: Event);
     /// Processes queued events (and runs the session's own children) until idle. Returns
@@ -121,14 +124,19 @@ impl fmt::Debug for Child {
 }
 
 impl<D: 'static> Session for Interpreter<D> {
-    fn start(&mut self, now: Duration, params: Value) {
+    fn start(&mut self, now: Duration, params: Value, parent_session: &str) {
         self.ctx.now = now;
+        self.ctx.parent_session = Some(parent_session.to_owned());
         if let Value::Object(map) = params {
             let ids: Vec<&str> = self.tables.data.iter().map(|d| d.id).collect();
             self.initial_values
                 .extend(map.into_iter().filter(|(k, _)| ids.contains(&k.as_str())));
         }
         Interpreter::start(self);
+    }
+
+    fn session_id(&self) -> &str {
+        self.ctx.session_id()
     }
 
     fn deliver(&mut self, event: Event) {
@@ -236,7 +244,12 @@ impl<D: 'static> Interpreter<D> {
         match route {
             Route::Own => self.ctx.external.push_back(event),
             Route::Parent => self.ctx.to_parent.push(event),
-            Route::Child(id) => match self.ctx.children.iter_mut().find(|c| c.id == id) {
+            Route::Child(id) => match self
+                .ctx
+                .children
+                .iter_mut()
+                .find(|c| c.id == id && !c.finished)
+            {
                 Some(c) => c.session.deliver(event),
                 None => self.ctx.raise_platform(
                     "error.communication",

@@ -219,6 +219,8 @@ pub struct Invoke<D> {
     pub state: StateIndex,
     /// 1-based chart line of the `<invoke>` element.
     pub line: u32,
+    /// 1-based column of the `<invoke>` element.
+    pub column: u32,
     /// `autoforward="true"`: every external event this session processes is also sent to
     /// the child.
     pub autoforward: bool,

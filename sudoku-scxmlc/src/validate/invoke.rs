@@ -13,6 +13,7 @@ impl<'a> Validator<'a> {
     pub(super) fn invoke(&mut self, e: &Element, state: usize) -> Option<Invoke> {
         self.check_element(e);
         let line = self.line(e.span);
+        let column = self.column(e.span);
         let type_ = self.value_pair(e, "type", "typeexpr");
         if let Some(Value::Literal(t)) = &type_ {
             if crate::runtime::check_invoke_type(Some(t)).is_err() {
@@ -27,6 +28,19 @@ impl<'a> Validator<'a> {
             self.error(e.span, "`<invoke>` has both `id` and `idlocation`");
         }
         let id = e.attr("id").map(|a| a.value.clone());
+        if let Some(a) = e.attr("id") {
+            if let Some(first) = self
+                .invokes
+                .iter()
+                .find(|i| i.id.as_deref() == Some(&a.value))
+            {
+                let l = first.line;
+                self.error(
+                    a.span,
+                    format!("duplicate invoke id `{}` (first used at line {l})", a.value),
+                );
+            }
+        }
         let idlocation = match e.attr("idlocation") {
             Some(a) => Some(self.location(a)?),
             None => None,
@@ -105,6 +119,7 @@ impl<'a> Validator<'a> {
         Some(Invoke {
             state,
             line,
+            column,
             type_,
             id,
             idlocation,
@@ -135,6 +150,16 @@ impl<'a> Validator<'a> {
             return;
         }
         self.registry_loaded = true;
+        if self.nesting.registry.is_empty() {
+            self.diags.push(
+                Diagnostic::warning(
+                    span,
+                    "no chart is registered for a run-time choice: this `<invoke>` raises \
+                     `error.execution` whatever the expression's value",
+                )
+                .with_help("register the charts it may start with `Config::invocable(key, chart)` in build.rs"),
+            );
+        }
         for (uri, path) in self.nesting.registry {
             let text = match std::fs::read_to_string(path) {
                 Ok(t) => t,
@@ -200,16 +225,6 @@ impl<'a> Validator<'a> {
 
     /// `<content><scxml>…</scxml></content>`: the child shares this chart's file.
     fn child_inline(&mut self, content: &Element) -> Option<crate::chart::Chart> {
-        if let Some(x) = content.attr("expr") {
-            self.diags.push(
-                Diagnostic::error(
-                    x.span,
-                    "`<content expr>` is not supported in `<invoke>`: the child chart must be known at build time",
-                )
-                .with_help("put the chart inline in `<content>` or name it with `src`"),
-            );
-            return None;
-        }
         let charts: Vec<&Element> = content
             .elements()
             .filter(|c| c.is_scxml() && c.name == "scxml")
@@ -287,6 +302,21 @@ impl<'a> Validator<'a> {
         let (chart, diags) = validate_root(&document.root, &file, path.parent(), &nesting);
         if chart.is_none() {
             self.child_file_errors(src, &file, &diags);
+        } else {
+            let warnings: String = diags
+                .iter()
+                .filter(|d| d.severity == Severity::Warning)
+                .map(|d| file.render(d))
+                .collect();
+            if !warnings.is_empty() {
+                self.diags.push(Diagnostic::warning(
+                    src.span,
+                    format!(
+                        "the invoked chart `{}` has warnings:\n{warnings}",
+                        src.value
+                    ),
+                ));
+            }
         }
         chart
     }

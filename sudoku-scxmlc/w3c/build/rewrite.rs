@@ -233,10 +233,15 @@ impl Rewriter {
             return self.conf_element(item, &attrs, empty);
         }
         if name == "scxml" {
-            if let Some((_, dm)) = attrs.iter().find(|(k, _)| k == "datamodel") {
-                if dm == "null" {
-                    self.datamodel = Datamodel::Null;
+            match attrs.iter().find(|(k, _)| k == "datamodel") {
+                Some((_, dm)) if dm == "null" => self.datamodel = Datamodel::Null,
+                Some(_) => {}
+                // Without `datamodel` a test is written for the platform's default datamodel
+                // (test301's `<script>`): here, the rust one.
+                None if !conf.iter().any(|(item, _)| item == "datamodel") => {
+                    attrs.push(("datamodel".to_owned(), "rust".to_owned()));
                 }
+                None => {}
             }
         }
         if self.datamodel == Datamodel::Rust {

@@ -6,7 +6,9 @@
 //! there passes (so that the list stays true). Arguments that are not flags filter by test
 //! name: `cargo test -p scxml-w3c-tests --test w3c -- test144 test2`.
 
-use scxml_w3c_tests::{Runner, TestCase, CASES, EXPECTED_FAILURES, W3C_DIR, W3C_DIR_FOUND};
+use scxml_w3c_tests::{
+    Runner, TestCase, CASES, EXPECTED_FAILURES, W3C_DIR, W3C_DIR_EXPLICIT, W3C_DIR_FOUND,
+};
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -22,6 +24,10 @@ enum Outcome {
 }
 
 fn main() -> ExitCode {
+    if !W3C_DIR_FOUND && W3C_DIR_EXPLICIT {
+        println!("{W3C_DIR} does not exist (SCXML_W3C_DIR): nothing to run");
+        return ExitCode::FAILURE;
+    }
     if !W3C_DIR_FOUND {
         println!("W3C tests skipped: folder {W3C_DIR} not found (set SCXML_W3C_DIR)");
         return ExitCode::SUCCESS;
