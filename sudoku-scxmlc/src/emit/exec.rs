@@ -61,10 +61,14 @@ impl Emitter<'_> {
         let rt = &self.rt;
         let b = self.bindings(code, Access::Read);
         let e = &code.tokens;
-        quote!({
-            #b
-            #rt::serde_json::to_value(&(#e))?
-        })
+        if b.is_empty() {
+            quote!(#rt::serde_json::to_value(&(#e))?)
+        } else {
+            quote!({
+                #b
+                #rt::serde_json::to_value(&(#e))?
+            })
+        }
     }
 
     fn string(&self, v: &Value) -> TokenStream {
