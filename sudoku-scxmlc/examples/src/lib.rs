@@ -8,9 +8,10 @@
 //! - [`microwave`]: a small chart of our own that `sudoku-scxmlc/GUIDE.md` teaches the rust
 //!   datamodel with.
 //!
-//! The charts are in `charts/`; each port opens with a comment saying what changed. Their
-//! behaviour is pinned by the tests in `tests/`, and `sudoku-scxmlc/GUIDE.md` walks through
-//! the generated API with them.
+//! The charts are in `charts/`; each port opens with a comment saying what changed. The one
+//! design decision: this crate uses `sudoku-scxmlc` exactly as any user crate would (a build
+//! script, `include!`, the generated API and nothing else), so its tests in `tests/` pin the
+//! charts' behaviour as users see it, and `sudoku-scxmlc/GUIDE.md` is built on them.
 
 pub mod ftpclient;
 pub mod mediaplayer;

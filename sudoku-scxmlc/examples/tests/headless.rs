@@ -96,6 +96,7 @@ fn lamps_follow_the_timers_and_the_buttons() {
     assert!(ui.machine().is_active(State::GreenGoingRed));
     wait(1000); // 9.5 s: one second after the repair
     assert_eq!(lit(&ui), "red");
+    assert_eq!(machine_time(&ui), get_mocked_time() - start);
     assert_eq!(machine_time(&ui), 9500);
     assert_eq!(ui.machine().time_until_next(), Some(Duration::from_secs(3)));
 }
