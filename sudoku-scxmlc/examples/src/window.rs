@@ -21,6 +21,8 @@ mod markup {
     slint::include_modules!();
 }
 
+/// The window compiled from `ui/window.slint`: the `red`, `yellow`, `green` and `status`
+/// properties, and the `smash` and `repair` callbacks.
 pub use markup::TrafficLightWindow;
 
 /// The window and the machine it shows, wired together by [`init`].
