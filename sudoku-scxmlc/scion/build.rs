@@ -86,19 +86,6 @@ fn main() {
     let table = emit_table(&dir, found, &cases);
     write_if_changed(&out_dir.join("scion_cases.rs"), &table);
 
-    // Qt's traffic-light example chart (null datamodel, delayed sends), compiled unchanged when
-    // the shared charts are there; tests/trafficlight.rs drives it on the virtual clock.
-    println!("cargo::rustc-check-cfg=cfg(trafficlight)");
-    let traffic = workspace_root.join("../shared/testdata/charts/qt-examples/trafficlight.scxml");
-    println!("cargo:rerun-if-changed={}", traffic.display());
-    if traffic.exists() {
-        sudoku_scxmlc::Config::new()
-            .out_dir(&out_dir)
-            .compile(&traffic)
-            .unwrap();
-        println!("cargo::rustc-cfg=trafficlight");
-    }
-
     // The compiler's feature chart (whose generated code is a golden snapshot) is compiled and
     // run here too, by tests/features.rs.
     sudoku_scxmlc::Config::new()

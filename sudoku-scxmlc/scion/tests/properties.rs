@@ -45,18 +45,3 @@ fn random_events_keep_the_feature_chart_legal() {
 fn random_events_keep_the_sudoku_chart_legal() {
     run("sudoku", walk::<sudoku_machine::SudokuChart>);
 }
-
-#[cfg(trafficlight)]
-mod trafficlight {
-    #![allow(dead_code, reason = "only the chart type is walked here")]
-    include!(concat!(env!("OUT_DIR"), "/trafficlight.rs"));
-}
-
-#[cfg(trafficlight)]
-#[test]
-fn random_events_keep_qt_trafficlight_legal() {
-    run(
-        "trafficlight",
-        walk::<trafficlight::TrafficLightStateMachineChart>,
-    );
-}

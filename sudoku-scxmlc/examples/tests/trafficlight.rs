@@ -1,17 +1,12 @@
-//! Qt's traffic-light example chart (`shared/testdata/charts/qt-examples/trafficlight.scxml`,
-//! null datamodel, delayed sends), compiled unchanged and driven on the virtual clock: the
-//! light cycles on time, `smash` makes it blink, `repair` restarts it.
+//! Qt's traffic-light example chart (`charts/trafficlight.scxml`, null datamodel, delayed
+//! sends), compiled unchanged and driven on the virtual clock: the light cycles on time,
+//! `smash` makes it blink, `repair` restarts it.
 
-#[cfg(trafficlight)]
-mod chart {
-    include!(concat!(env!("OUT_DIR"), "/trafficlight.rs"));
-}
+use scxml_examples::trafficlight::{events, State, TrafficLightStateMachine as Light};
+use std::time::Duration;
 
-#[cfg(trafficlight)]
 #[test]
 fn cycles_on_time_blinks_when_smashed_and_restarts_when_repaired() {
-    use chart::{events, State, TrafficLightStateMachine as Light};
-    use std::time::Duration;
     let ms = Duration::from_millis;
     let light = Light::new();
     light.start();
@@ -50,8 +45,36 @@ fn cycles_on_time_blinks_when_smashed_and_restarts_when_repaired() {
     assert_eq!(at(&light), ["red"]);
 }
 
-#[cfg(not(trafficlight))]
 #[test]
-fn trafficlight_chart_not_found() {
-    println!("SKIPPED: ../shared/testdata/charts/qt-examples/trafficlight.scxml not found");
+fn one_long_advance_fires_every_due_event_in_order() {
+    let light = Light::new();
+    let entered = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    for state in [
+        State::Red,
+        State::RedGoingGreen,
+        State::Green,
+        State::GreenGoingRed,
+    ] {
+        let log = entered.clone();
+        light.connect_to_state(state, move |on| {
+            if on {
+                log.borrow_mut().push(state.id());
+            }
+        });
+    }
+    light.start();
+    light.advance_time(Duration::from_secs(9)); // a whole cycle and one more step
+    assert_eq!(
+        *entered.borrow(),
+        [
+            "greenGoingRed",
+            "red",
+            "redGoingGreen",
+            "green",
+            "greenGoingRed",
+            "red"
+        ]
+    );
+    assert_eq!(light.now(), Duration::from_secs(9));
+    assert_eq!(light.time_until_next(), Some(Duration::from_secs(3)));
 }
