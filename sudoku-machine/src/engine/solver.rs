@@ -44,11 +44,13 @@
 //! # Search
 //!
 //! When propagation stalls the search branches on a cell with two candidates: JCZSolve and the
-//! `sudoku` crate take the first one; this solver takes the one with the most undecided peers
-//! (ties to the first), which cuts the search nodes by a third to two fifths on the hard
-//! collections (see [`State::busiest_pair`]). With no such cell it takes the first undecided
-//! cell of each band with the fewest candidates among those three (the `sudoku` crate's compromise: scanning
-//! every cell for the minimum costs more than it saves). Each alternative but the last runs on
+//! `sudoku` crate take the first one; this solver takes, of the first two of each band, the one
+//! with the most undecided peers (ties to the first), which cuts the search nodes by a third to
+//! two fifths on the hard collections (see [`State::busiest_pair`]). With no such cell it takes
+//! the undecided cell with the fewest candidates of all, again the one with the most undecided
+//! peers among those (see [`State::fewest_candidates`]; the `sudoku` crate takes the first
+//! undecided cell of each band with the fewest candidates of those three, which made a few
+//! 17-clue puzzles take 2 ms: this case is rare, but at the top of the tree). Each alternative but the last runs on
 //! a copy of the state (228 bytes); the last one reuses it. The search stops once `limit`
 //! solutions are counted, so an empty grid with `limit = 2` takes microseconds. A solution is
 //! kept as its boards and turned into a grid only when asked for, so counting pays nothing
@@ -199,17 +201,28 @@ const PEERS_IN_BAND: [u32; 32] = {
     t
 };
 
-/// For each of the 27 cells of a band, the cells of its column in a band, moved up by 32 bits
-/// (see [`State::busiest_pair`]; 32 entries as in [`PEERS_IN_BAND`]).
-const COLUMN_HIGH: [u64; 32] = {
+/// For each of the 27 cells of a band, its peers in the band (as [`PEERS_IN_BAND`]) in the
+/// low 32 bits and its column (bits `c`, `c + 9`, `c + 18`) in the high 32 bits. In
+/// [`State::busiest_pair`], `near & mask` is the undecided peers in the band and in the column
+/// of one other band, and `far & mask << 1` those of the third band's column (one bit higher,
+/// so that the two never share a bit). 32 entries as in [`PEERS_IN_BAND`].
+const PEERS_AND_COLUMN: [u64; 32] = {
     let mut t = [0u64; 32];
     let mut x = 0;
     while x < 27 {
-        t[x] = ((COLUMNS_TO_BAND << (x % 9)) as u64) << 32;
+        t[x] = PEERS_IN_BAND[x] as u64 | ((COLUMNS_TO_BAND << (x % 9)) as u64) << 32;
         x += 1;
     }
     t
 };
+
+/// How many cells with two candidates of each band [`State::busiest_pair`] compares at most
+/// (the first ones of the band). Scoring every pair finds 5-7% fewer search nodes on the
+/// hard collections than the first two of each band, but easy puzzles (the serg benchmark)
+/// stall with about nine pairs and gain nothing from the choice, so every pair scored is pure
+/// cost there. Two per band measured better than the first five overall (fewer nodes for
+/// as many pairs scored): it looks at every band.
+const SCORED_PAIRS: u32 = 2;
 
 /// The two other bands of each band.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
@@ -444,75 +457,91 @@ impl State {
             }
 
             if pairs != [0; 3] {
-                return Ok(self.busiest_pair(pairs));
+                return Ok(self.busiest_pair(pairs, SCORED_PAIRS));
             }
-            return Ok(self.first_cells_fewest());
+            return Ok(self.fewest_candidates());
         }
     }
 
-    /// Of the cells with two candidates (`pairs`, per band; not all empty), the one with the
-    /// most undecided peers (in its row, column or box), the first such in band order.
+    /// Of the cells of `cells` (per band; not all empty), at most `limit` per band, the one
+    /// with the most undecided peers (in its row, column or box), the first such in band
+    /// order. Called on the cells with two candidates when there are some.
     ///
     /// Each alternative of a guess then places a digit whose eliminations reach the most open
     /// cells, so propagation goes further before the next guess (the "most constrained, then
     /// most constraining" rule of CSP search: minimum remaining values, ties broken by degree).
     /// Against the first cell with two candidates (the choice of JCZSolve and the `sudoku`
-    /// crate) it cuts the search nodes per puzzle from 329 to 207 on the hardest 11+ sample,
-    /// 614 to 364 on hardest_1106 and 43 to 24 on top1465, for about 40 instructions per pair
-    /// scored (a software popcount: no `popcnt` in the baseline x86-64 target).
+    /// crate), scoring the first two pairs of each band ([`SCORED_PAIRS`]) cuts the search
+    /// nodes per puzzle from 329 to 215 on the hardest 11+ sample, 614 to 372 on hardest_1106
+    /// and 43 to 27 on top1465, for about 30 instructions per pair scored (most of them a
+    /// software popcount: there is no `popcnt` in the baseline x86-64 target).
     #[inline(always)]
-    fn busiest_pair(&self, pairs: [u32; 3]) -> Next {
-        let (mut best, mut best_b, mut best_x) = (0, 0, 0);
-        for (b, &pairs_b) in pairs.iter().enumerate() {
-            let u = self.unsolved[b];
+    fn busiest_pair(&self, cells: [u32; 3], limit: u32) -> Next {
+        // The best score so far with the cell's position (`32 * b + i`) below it, reversed
+        // so that the larger key is the earlier cell: ties keep the first.
+        let mut best = 0;
+        for (b, &cells_b) in cells.iter().enumerate() {
+            let mut left = limit;
             let [b1, b2] = OTHER_BANDS[b];
-            // The other bands' undecided cells above the 27 bits of this band's, the second
-            // shifted by one more bit: a column's cells of both stay apart.
-            let (w1, w2) = (
-                u64::from(self.unsolved[b1]) << 32,
-                u64::from(self.unsolved[b2]) << 33,
-            );
-            let mut m = pairs_b;
+            // This band's undecided cells, band `b1`'s above them and band `b2`'s one bit
+            // higher still (see [`PEERS_AND_COLUMN`]).
+            let near = u64::from(self.unsolved[b]) | u64::from(self.unsolved[b1]) << 32;
+            let far = u64::from(self.unsolved[b2]) << 33;
+            let mut m = cells_b;
             while m != 0 {
-                // (`& 31` rather than `% 27` drops the bounds checks at the cost of an AND.)
-                let i = (m.trailing_zeros() & 31) as usize;
+                // (`& 31` rather than `% 27` drops the bounds check for an AND.)
+                let i = m.trailing_zeros() & 31;
                 m &= m - 1;
-                let peers = u64::from(u & PEERS_IN_BAND[i])
-                    | (w1 & COLUMN_HIGH[i])
-                    | (w2 & COLUMN_HIGH[i] << 1);
-                // One more than the count, so that the first pair beats the start; ties keep
-                // the first.
-                let n = peers.count_ones() + 1;
-                if n > best {
-                    (best, best_b, best_x) = (n, b, 1 << i);
+                let mask = PEERS_AND_COLUMN[i as usize];
+                let n = ((near & mask) | (far & mask << 1)).count_ones();
+                best = best.max(n << 7 | (127 - (32 * b as u32 + i)));
+                left -= 1;
+                if left == 0 {
+                    break;
                 }
             }
         }
+        let at = 127 - (best & 127);
         Next::Branch {
-            b: best_b,
-            x: best_x,
+            b: (at >> 5) as usize,
+            x: 1 << (at & 31),
         }
     }
 
-    /// Of the first undecided cell of each band, the one with the fewest candidates (there is
-    /// one, and none has fewer than two once the naked singles are placed). A cheap stand-in for
-    /// the cell with the fewest candidates of all, used only when no cell has two.
-    fn first_cells_fewest(&self) -> Next {
-        let mut best = (u32::MAX, 0, 0);
-        for b in 0..3 {
-            let u = self.unsolved[b];
-            if u != 0 {
-                let x = u & u.wrapping_neg();
-                let n = (0..9).filter(|&d| self.cand[3 * d + b] & x != 0).count() as u32;
-                if n < best.0 {
-                    best = (n, b, x);
+    /// The undecided cell with the fewest candidates, the one with the most undecided peers
+    /// among those (as [`State::busiest_pair`], every one scored). Used when no cell has two
+    /// candidates, which is rare but happens at the top of the search of sparse puzzles
+    /// (17 clues), where a poor choice multiplies the whole tree: branching on the first
+    /// undecided cell of a band instead made a few 17-clue puzzles take 2 ms.
+    #[cold]
+    fn fewest_candidates(&self) -> Next {
+        // Per band, the candidate count of each cell in four bit planes (a bit-sliced adder).
+        let mut planes = [[0u32; 4]; 3];
+        for (b, p) in planes.iter_mut().enumerate() {
+            for d in 0..9 {
+                let mut carry = self.cand[3 * d + b];
+                for plane in p.iter_mut() {
+                    let next = *plane & carry;
+                    *plane ^= carry;
+                    carry = next;
                 }
             }
         }
-        Next::Branch {
-            b: best.1,
-            x: best.2,
+        // The smallest count of an undecided cell (at least 3 here), and its cells.
+        for n in 3..=9 {
+            let mut cells = [0u32; 3];
+            for b in 0..3 {
+                let mut m = self.unsolved[b];
+                for (k, plane) in planes[b].iter().enumerate() {
+                    m &= if n >> k & 1 == 1 { *plane } else { !*plane };
+                }
+                cells[b] = m;
+            }
+            if cells != [0; 3] {
+                return self.busiest_pair(cells, u32::MAX);
+            }
         }
+        unreachable!("an undecided cell has between 3 and 9 candidates here")
     }
 
     /// The grid of solved boards (each board holds exactly its digit's cells).
