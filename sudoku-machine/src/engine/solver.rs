@@ -50,14 +50,15 @@
 //! the undecided cell with the fewest candidates of all, again the one with the most undecided
 //! peers among those (see [`State::fewest_candidates`]; the `sudoku` crate takes the first
 //! undecided cell of each band with the fewest candidates of those three, which made a few
-//! 17-clue puzzles take 2 ms: this case is rare, but at the top of the tree). Each alternative but the last runs on
-//! a copy of the state (228 bytes); the last one reuses it. The search stops once `limit`
-//! solutions are counted, so an empty grid with `limit = 2` takes microseconds. A solution is
-//! kept as its boards and turned into a grid only when asked for, so counting pays nothing
-//! for it.
+//! 17-clue puzzles take 2 ms: this case is rare, but at the top of the tree). Each alternative
+//! but the last runs on a copy of the state (228 bytes); the last one reuses it. The search
+//! stops once `limit` solutions are counted, so an empty grid with `limit = 2` takes
+//! microseconds. A solution is kept as its boards and turned into a grid only when asked for,
+//! so counting pays nothing for it.
 //!
 //! The benchmark crate `sudoku-machine/bench` compares this solver with the `sudoku` crate
-//! (`examples/ratio.rs` for wall time, `icount.sh` for instructions per puzzle).
+//! (`examples/ratio.rs` and `examples/ratio_chunks.rs` for wall time, `icount.sh` for
+//! instructions per puzzle).
 
 use std::fmt;
 
