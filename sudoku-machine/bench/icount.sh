@@ -7,7 +7,7 @@
 set -eu
 passes=${1:-2}
 cargo build --release -q -p sudoku-bench --example icount
-bin=target/release/examples/icount
+bin=${CARGO_TARGET_DIR:-target}/release/examples/icount
 count() { # who mode index passes -> instructions
     valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$bin" "$@" 2>&1 \
         | sed -n 's/.*I *refs: *//p' | tr -d ,
