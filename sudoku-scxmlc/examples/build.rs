@@ -7,6 +7,8 @@ fn main() {
         "charts/mediaplayer.scxml",
         "charts/simpleftp.scxml",
         "charts/microwave.scxml",
+        "charts/invoke.scxml",
+        "charts/invoke_routing.scxml",
     ] {
         if let Err(e) = sudoku_scxmlc::compile(chart) {
             eprintln!("{e}");

@@ -6,7 +6,10 @@
 //! - [`ftpclient`]: Qt's simple FTP client, ported to the rust datamodel (ids with dots,
 //!   prefix event descriptors, `eventexpr`);
 //! - [`microwave`]: a small chart of our own that `sudoku-scxmlc/GUIDE.md` teaches the rust
-//!   datamodel with.
+//!   datamodel with;
+//! - [`invoke`]: Qt's invoke example, unchanged (a state that invokes an inline child chart),
+//!   and [`invoke_routing`], a chart of our own that sends events between a session and the
+//!   child it invokes.
 //!
 //! The charts are in `charts/`; each port opens with a comment saying what changed. The one
 //! design decision: this crate uses `sudoku-scxmlc` exactly as any user crate would (a build
@@ -14,6 +17,8 @@
 //! charts' behaviour as users see it, and `sudoku-scxmlc/GUIDE.md` is built on them.
 
 pub mod ftpclient;
+pub mod invoke;
+pub mod invoke_routing;
 pub mod mediaplayer;
 pub mod microwave;
 pub mod trafficlight;
