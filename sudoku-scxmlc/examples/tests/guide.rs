@@ -10,6 +10,7 @@ const CHARTS: &[(&str, &str)] = &[
     ("mediaplayer", include_str!("../charts/mediaplayer.scxml")),
     ("simpleftp", include_str!("../charts/simpleftp.scxml")),
     ("microwave", include_str!("../charts/microwave.scxml")),
+    ("invoke", include_str!("../charts/invoke.scxml")),
 ];
 
 /// The bodies of the fenced blocks whose info string is `lang`.
@@ -43,7 +44,7 @@ fn the_guide_has_runnable_rust_examples() {
     // Plain ```rust blocks run as doctests; the build-script blocks are `no_run` and the
     // `!Send` one is `compile_fail`.
     assert!(blocks(GUIDE, "rust").len() >= 10);
-    assert_eq!(blocks(GUIDE, "rust,no_run").len(), 2);
+    assert_eq!(blocks(GUIDE, "rust,no_run").len(), 3);
     assert_eq!(blocks(GUIDE, "rust,compile_fail").len(), 1);
     assert!(
         blocks(GUIDE, "rust,ignore").is_empty(),
