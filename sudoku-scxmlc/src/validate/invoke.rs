@@ -191,15 +191,8 @@ impl<'a> Validator<'a> {
                     self.add_child(chart, self.line(span), Some(uri.clone()));
                 }
                 None => {
-                    let rendered: String = diags
-                        .iter()
-                        .filter(|d| d.severity == Severity::Error)
-                        .map(|d| file.render(d))
-                        .collect();
-                    self.error(
-                        span,
-                        format!("the chart registered for `{uri}` has errors:\n{rendered}"),
-                    );
+                    let what = format!("the chart registered for `{uri}`");
+                    self.child_file_errors(span, &what, &file, &diags);
                 }
             }
         }
@@ -294,14 +287,24 @@ impl<'a> Validator<'a> {
         let document = match crate::parse::parse(&text) {
             Ok(d) => d,
             Err(diags) => {
-                self.child_file_errors(src, &file, &diags);
+                self.child_file_errors(
+                    src.span,
+                    &format!("the invoked chart `{}`", src.value),
+                    &file,
+                    &diags,
+                );
                 return None;
             }
         };
         let nesting = self.nested(src.span, Some(&path))?;
         let (chart, diags) = validate_root(&document.root, &file, path.parent(), &nesting);
         if chart.is_none() {
-            self.child_file_errors(src, &file, &diags);
+            self.child_file_errors(
+                src.span,
+                &format!("the invoked chart `{}`", src.value),
+                &file,
+                &diags,
+            );
         } else {
             let warnings: String = diags
                 .iter()
@@ -321,17 +324,20 @@ impl<'a> Validator<'a> {
         chart
     }
 
-    /// The errors of a `src` child, rendered with that file's snippets, on the `src`
-    /// attribute of this chart.
-    fn child_file_errors(&mut self, src: &Attribute, file: &SourceFile, diags: &[Diagnostic]) {
+    /// The errors of a child chart of its own file (`what`), rendered with that file's
+    /// snippets, as one error at `span` of this chart.
+    fn child_file_errors(
+        &mut self,
+        span: crate::diagnostic::Span,
+        what: &str,
+        file: &SourceFile,
+        diags: &[Diagnostic],
+    ) {
         let rendered: String = diags
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .map(|d| file.render(d))
             .collect();
-        self.error(
-            src.span,
-            format!("the invoked chart `{}` has errors:\n{rendered}", src.value),
-        );
+        self.error(span, format!("{what} has errors:\n{rendered}"));
     }
 }
