@@ -71,6 +71,9 @@ pub(crate) struct Interpreter<D: 'static> {
     states_to_invoke: StateSet,
     /// The `<donedata>` of the top-level final state that stopped the machine.
     pub(crate) done_data: Value,
+    /// Whether some state has an eventless `<transition>` (otherwise every macrostep skips
+    /// `selectEventlessTransitions`).
+    has_eventless: bool,
     scratch: Scratch,
 }
 
@@ -333,6 +336,11 @@ impl<D: 'static> Interpreter<D> {
             data_bound: StateSet::with_capacity(n),
             states_to_invoke: StateSet::with_capacity(n),
             done_data: Value::Null,
+            has_eventless: tables.states.iter().any(|s| {
+                s.transitions
+                    .iter()
+                    .any(|&t| tables.transitions[t as usize].events.is_empty())
+            }),
             scratch: Scratch {
                 exit_set: StateSet::with_capacity(n),
                 entry: EntrySets {
@@ -686,6 +694,11 @@ impl<D: 'static> Interpreter<D> {
     /// Appendix D `selectEventlessTransitions` (`eventless`) or `selectTransitions(_event)`,
     /// followed by `removeConflictingTransitions`; the result is left in `scratch.filtered`.
     fn select_transitions(&mut self, eventless: bool) {
+        if eventless && !self.has_eventless {
+            // Nothing to select: the chart has no eventless `<transition>`.
+            self.scratch.filtered.clear();
+            return;
+        }
         let mut atomic = std::mem::take(&mut self.scratch.atomic);
         let mut enabled = std::mem::take(&mut self.scratch.enabled);
         atomic.clear();
