@@ -1016,6 +1016,7 @@ mod tests {
     use super::*;
     use crate::runtime::{Block, NO_STATE};
 
+    /// [`StateInfo::row`] without entry/exit blocks or done data, on line 1.
     #[allow(clippy::too_many_arguments)]
     const fn st(
         id: &'static str,
@@ -1027,7 +1028,7 @@ mod tests {
         transitions: &'static [TransitionIndex],
         history: &'static [StateIndex],
     ) -> StateInfo {
-        StateInfo {
+        StateInfo::row(
             id,
             kind,
             parent,
@@ -1035,14 +1036,15 @@ mod tests {
             children,
             initial,
             transitions,
-            onentry: &[],
-            onexit: &[],
-            donedata: None,
+            &[],
+            &[],
+            None,
             history,
-            line: 1,
-        }
+            1,
+        )
     }
 
+    /// [`TransitionInfo::row`] without condition or content, on line 1.
     const fn tr(
         source: StateIndex,
         events: &'static [&'static str],
@@ -1050,16 +1052,7 @@ mod tests {
         internal: bool,
         domain: Domain,
     ) -> TransitionInfo {
-        TransitionInfo {
-            source,
-            events,
-            cond: None,
-            targets,
-            internal,
-            content: None,
-            domain,
-            line: 1,
-        }
+        TransitionInfo::row(source, events, None, targets, internal, None, domain, 1)
     }
 
     // 0 root
