@@ -400,3 +400,42 @@ mod tests {
         }
     }
 }
+
+/// Runs one test on a thread of its own named `name`, so that a panic or an endless loop is
+/// one failing test rather than the end of a run. Used by this crate's SCION runner and by the
+/// W3C runner (`scxml-w3c-tests`).
+///
+/// # Errors
+/// What `test` returned, or "did not finish within N s of real time" after `limit` (the thread
+/// is left behind), or "panicked: <message>".
+pub fn run_isolated<F>(name: &str, limit: Duration, test: F) -> Result<(), String>
+where
+    F: FnOnce() -> Result<(), String> + Send + 'static,
+{
+    let (tx, rx) = std::sync::mpsc::channel();
+    let handle = std::thread::Builder::new()
+        .name(name.to_owned())
+        .spawn(move || {
+            let _ = tx.send(test());
+        })
+        .map_err(|e| format!("could not spawn a test thread: {e}"))?;
+    match rx.recv_timeout(limit) {
+        Ok(result) => result,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(format!(
+            "did not finish within {} s of real time",
+            limit.as_secs()
+        )),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            let panic = handle.join().err().map_or_else(
+                || "the test thread ended without a result".to_owned(),
+                |p| {
+                    p.downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                        .unwrap_or_else(|| "non-string panic payload".to_owned())
+                },
+            );
+            Err(format!("panicked: {panic}"))
+        }
+    }
+}

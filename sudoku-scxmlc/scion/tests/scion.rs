@@ -6,10 +6,9 @@
 //! `group/name` contains `history`.
 
 use scxml_scion_tests::{
-    Runner, TestCase, Trace, CASES, SCION_DIR, SCION_DIR_EXPLICIT, SCION_DIR_FOUND,
+    run_isolated, Runner, TestCase, Trace, CASES, SCION_DIR, SCION_DIR_EXPLICIT, SCION_DIR_FOUND,
 };
 use std::process::ExitCode;
-use std::sync::mpsc;
 use std::time::Duration;
 
 /// A chart that runs longer than this is reported as failing (its thread is left behind).
@@ -88,31 +87,10 @@ fn run(case: &'static TestCase) -> Outcome {
     };
     // Each chart runs on its own thread, so a panic or an endless loop in the runtime is one
     // failing test rather than the end of the run.
-    let (tx, rx) = mpsc::channel();
-    let handle = std::thread::Builder::new()
-        .name(format!("{}/{}", case.group, case.name))
-        .spawn(move || {
-            let _ = tx.send(run(&trace));
-        })
-        .expect("spawn a test thread");
-    match rx.recv_timeout(TIMEOUT) {
-        Ok(Ok(())) => Outcome::Pass,
-        Ok(Err(reason)) => Outcome::Fail(reason),
-        Err(mpsc::RecvTimeoutError::Timeout) => {
-            Outcome::Fail(format!("did not finish within {} s", TIMEOUT.as_secs()))
-        }
-        Err(mpsc::RecvTimeoutError::Disconnected) => {
-            let panic = handle.join().err().map_or_else(
-                || "the test thread ended without a result".to_owned(),
-                |p| {
-                    p.downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                        .unwrap_or_else(|| "non-string panic payload".to_owned())
-                },
-            );
-            Outcome::Fail(format!("panicked: {panic}"))
-        }
+    let name = format!("{}/{}", case.group, case.name);
+    match run_isolated(&name, TIMEOUT, move || run(&trace)) {
+        Ok(()) => Outcome::Pass,
+        Err(reason) => Outcome::Fail(reason),
     }
 }
 

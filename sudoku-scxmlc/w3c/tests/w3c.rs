@@ -6,11 +6,11 @@
 //! there passes (so that the list stays true). Arguments that are not flags filter by test
 //! name: `cargo test -p scxml-w3c-tests --test w3c -- test144 test2`.
 
+use scxml_scion_tests::run_isolated;
 use scxml_w3c_tests::{
     Runner, TestCase, CASES, EXPECTED_FAILURES, W3C_DIR, W3C_DIR_EXPLICIT, W3C_DIR_FOUND,
 };
 use std::process::ExitCode;
-use std::sync::mpsc;
 use std::time::Duration;
 
 /// A test that runs longer than this in real time is reported as failing (its thread is left
@@ -86,32 +86,9 @@ fn run(case: &'static TestCase) -> Outcome {
         Runner::Skip(msg) => return Outcome::Skip(msg.to_owned()),
     };
     // Each test runs on its own thread, so a panic or an endless loop is one failing test.
-    let (tx, rx) = mpsc::channel();
-    let handle = std::thread::Builder::new()
-        .name(case.name.to_owned())
-        .spawn(move || {
-            let _ = tx.send(run());
-        })
-        .expect("spawn a test thread");
-    match rx.recv_timeout(WALL_LIMIT) {
-        Ok(Ok(())) => Outcome::Pass,
-        Ok(Err(reason)) => Outcome::Fail(reason),
-        Err(mpsc::RecvTimeoutError::Timeout) => Outcome::Fail(format!(
-            "did not finish within {} s of real time",
-            WALL_LIMIT.as_secs()
-        )),
-        Err(mpsc::RecvTimeoutError::Disconnected) => {
-            let panic = handle.join().err().map_or_else(
-                || "the test thread ended without a result".to_owned(),
-                |p| {
-                    p.downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                        .unwrap_or_else(|| "non-string panic payload".to_owned())
-                },
-            );
-            Outcome::Fail(format!("panicked: {panic}"))
-        }
+    match run_isolated(case.name, WALL_LIMIT, run) {
+        Ok(()) => Outcome::Pass,
+        Err(reason) => Outcome::Fail(reason),
     }
 }
 
