@@ -320,3 +320,23 @@ fn invoke_children_errors_cycles_and_depth() {
         "{e}"
     );
 }
+
+/// A literal `<send target>` the SCXML event I/O processor cannot reach compiles (SCXML 1.0,
+/// 6.2.4: it raises `error.execution` at run time) with a located warning.
+#[test]
+fn unsupported_send_targets_warn() {
+    let chart = format!(
+        "{HEAD}>\n  <state id=\"a\"><onentry>\n    <send event=\"e\" target=\"nowhere\"/>\n  </onentry></state>\n</scxml>\n"
+    );
+    let generated = Config::new()
+        .generate(Path::new("w.scxml"), &chart)
+        .unwrap();
+    let all = generated.warnings.join("");
+    assert_eq!(generated.warnings.len(), 1, "{all}");
+    assert!(
+        all.contains(
+            "w.scxml:3:29: warning: `nowhere` is not a target of the SCXML event I/O processor"
+        ),
+        "{all}"
+    );
+}

@@ -369,38 +369,6 @@ pub fn check_configuration<C: Chart>(machine: &Machine<C>) -> Result<(), String>
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn trace_parses_with_and_without_after() {
-        let t = Trace::parse(
-            r#"{"initialConfiguration":["a"],"events":[
-                {"event":{"name":"t"},"nextConfiguration":["b"]},
-                {"after":100,"event":{"name":"t2"},"nextConfiguration":["d","c"]}]}"#,
-        )
-        .unwrap();
-        assert_eq!(t.initial_configuration, ["a"]);
-        assert_eq!(t.events.len(), 2);
-        assert_eq!(t.events[0].after, None);
-        assert_eq!(t.events[1].after, Some(100.0));
-        assert_eq!(t.events[1].event.name, "t2");
-    }
-
-    #[test]
-    fn table_is_consistent() {
-        if !SCION_DIR_FOUND {
-            assert!(CASES.is_empty());
-        }
-        for case in CASES {
-            if let Runner::Chart(_) = case.run {
-                Trace::parse(case.trace_json).unwrap();
-            }
-        }
-    }
-}
-
 /// Runs one test on a thread of its own named `name`, so that a panic or an endless loop is
 /// one failing test rather than the end of a run. Used by this crate's SCION runner and by the
 /// W3C runner (`scxml-w3c-tests`).
@@ -436,6 +404,38 @@ where
                 },
             );
             Err(format!("panicked: {panic}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trace_parses_with_and_without_after() {
+        let t = Trace::parse(
+            r#"{"initialConfiguration":["a"],"events":[
+                {"event":{"name":"t"},"nextConfiguration":["b"]},
+                {"after":100,"event":{"name":"t2"},"nextConfiguration":["d","c"]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(t.initial_configuration, ["a"]);
+        assert_eq!(t.events.len(), 2);
+        assert_eq!(t.events[0].after, None);
+        assert_eq!(t.events[1].after, Some(100.0));
+        assert_eq!(t.events[1].event.name, "t2");
+    }
+
+    #[test]
+    fn table_is_consistent() {
+        if !SCION_DIR_FOUND {
+            assert!(CASES.is_empty());
+        }
+        for case in CASES {
+            if let Runner::Chart(_) = case.run {
+                Trace::parse(case.trace_json).unwrap();
+            }
         }
     }
 }

@@ -63,6 +63,10 @@ fn main() -> ExitCode {
         }
     }
     println!("{passed} passed, {failed} failed, {skipped} skipped");
+    if !filters.is_empty() && passed + failed + skipped == 0 {
+        println!("no test matches {filters:?}");
+        return ExitCode::FAILURE;
+    }
     if required_failures.is_empty() {
         ExitCode::SUCCESS
     } else {

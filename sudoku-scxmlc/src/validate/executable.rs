@@ -410,6 +410,21 @@ impl<'a> Validator<'a> {
             self.note_event(&name.clone(), span);
         }
         let target = self.value_pair(e, "target", "targetexpr");
+        if let (Some(Value::Literal(t)), Some(a)) = (&target, e.attr("target")) {
+            if !t.starts_with("#_") {
+                // SCXML 1.0, 6.2.4: legal to write, but it raises `error.execution` each time.
+                self.diags.push(
+                    Diagnostic::warning(
+                        a.span,
+                        format!(
+                            "`{t}` is not a target of the SCXML event I/O processor: this \
+                             `<send>` raises `error.execution` at run time"
+                        ),
+                    )
+                    .with_help("targets are `#_internal`, `#_parent`, `#_scxml_SESSIONID` or `#_INVOKEID`; omit `target` to send to this machine"),
+                );
+            }
+        }
         let type_ = self.value_pair(e, "type", "typeexpr");
         if e.attr("id").is_some() && e.attr("idlocation").is_some() {
             self.error(e.span, "`<send>` has both `id` and `idlocation`");

@@ -70,6 +70,10 @@ fn main() -> ExitCode {
         }
     }
     println!("{passed} passed, {failed} failed, {skipped} skipped");
+    if !filters.is_empty() && passed + failed + skipped == 0 {
+        println!("no test matches {filters:?}");
+        return ExitCode::FAILURE;
+    }
     if unexpected.is_empty() {
         ExitCode::SUCCESS
     } else {
