@@ -15,8 +15,8 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use sudoku_scxmlc::runtime::{
     Block, BlockIndex, Chart, Condition, Context, DataItem, Domain, DoneData, Event, EventKind,
-    ExecError, InitError, Machine, RuntimeError, SendRequest, StateIndex, StateInfo, StateKind,
-    Tables, TransitionInfo, NO_STATE,
+    ExecError, FastPathCache, InitError, Machine, RuntimeError, SendRequest, StateIndex, StateInfo,
+    StateKind, Tables, TransitionInfo, NO_STATE,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -315,6 +315,7 @@ impl Builder {
             script: None,
             invokes: &[],
             late_binding: false,
+            fast_path: FastPathCache::new(),
         }))
     }
 }
@@ -1477,6 +1478,7 @@ static TOGGLE: Tables<()> = Tables {
     script: None,
     invokes: &[],
     late_binding: false,
+    fast_path: FastPathCache::new(),
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -268,8 +268,14 @@ pub type WalkFn = fn(&[u16]) -> Result<(), String>;
 /// start and after every pick the configuration must be legal ([`check_configuration`]), and
 /// nothing may panic.
 ///
+/// A second machine takes the same picks through `Machine::submit(Event)`, which always runs
+/// the full interpreter, while the first one's `submit_event` may take a precomputed
+/// macrostep: both must report the same state entries and exits, in the same order, and end
+/// each pick in the same configuration.
+///
 /// # Errors
-/// The first illegal configuration, with the events that led to it.
+/// The first illegal configuration, or the first difference between the two machines, with
+/// the events that led to it.
 pub fn walk<C: Chart>(picks: &[u16]) -> Result<(), String> {
     let mut alphabet: Vec<&'static str> = C::tables()
         .transitions
@@ -280,26 +286,65 @@ pub fn walk<C: Chart>(picks: &[u16]) -> Result<(), String> {
     alphabet.sort_unstable();
     alphabet.dedup();
     alphabet.push("never.handled");
-    let machine = Machine::<C>::new();
-    machine.set_max_microsteps(10_000);
-    let _errors = machine.connect_to_error(|_| {});
-    machine.start();
+    let (fast, fast_log) = observed_machine::<C>();
+    let (full, full_log) = observed_machine::<C>();
     let mut done = Vec::new();
-    check_configuration(&machine).map_err(|e| format!("after start: {e}"))?;
+    let same = |done: &[&str]| -> Result<(), String> {
+        check_configuration(&fast).map_err(|e| format!("after {done:?}: {e}"))?;
+        if *fast_log.borrow() != *full_log.borrow()
+            || fast.active_state_ids() != full.active_state_ids()
+            || fast.is_running() != full.is_running()
+        {
+            return Err(format!(
+                "after {done:?}: submit_event reported {:?} and left {:?}; the full \
+                 interpreter reported {:?} and left {:?}",
+                fast_log.borrow(),
+                fast.active_state_ids(),
+                full_log.borrow(),
+                full.active_state_ids()
+            ));
+        }
+        Ok(())
+    };
+    same(&["start"])?;
     for &p in picks {
         match alphabet.get(p as usize % (alphabet.len() + 1)) {
             Some(event) => {
-                machine.submit_event(event, ());
+                fast.submit_event(event, ());
+                full.submit(sudoku_scxmlc::runtime::Event::new(*event, ()));
                 done.push(*event);
             }
             None => {
-                machine.advance_time(Duration::from_millis(50));
+                fast.advance_time(Duration::from_millis(50));
+                full.advance_time(Duration::from_millis(50));
                 done.push("(50 ms)");
             }
         }
-        check_configuration(&machine).map_err(|e| format!("after {done:?}: {e}"))?;
+        same(&done)?;
     }
     Ok(())
+}
+
+/// A started machine of chart `C` whose state entries (`+id`) and exits (`-id`) are logged.
+fn observed_machine<C: Chart>() -> (Machine<C>, Rc<RefCell<Vec<String>>>) {
+    let machine = Machine::<C>::new();
+    machine.set_max_microsteps(10_000);
+    let log = Rc::new(RefCell::new(Vec::new()));
+    machine.connect_to_error(|_| {});
+    let states = C::tables().states;
+    for (i, info) in states.iter().enumerate() {
+        let Some(state) = u32::try_from(i).ok().and_then(C::state) else {
+            continue;
+        };
+        let log = Rc::clone(&log);
+        let id = info.id;
+        machine.connect_to_state(state, move |entered| {
+            log.borrow_mut()
+                .push(format!("{}{id}", if entered { '+' } else { '-' }));
+        });
+    }
+    machine.start();
+    (machine, log)
 }
 
 /// Checks that a machine's configuration is legal (SCXML 1.0, section 3.11): every active
@@ -375,7 +420,7 @@ pub fn check_configuration<C: Chart>(machine: &Machine<C>) -> Result<(), String>
 ///
 /// # Errors
 /// What `test` returned, or "did not finish within N s of real time" after `limit` (the thread
-/// is left behind), or "panicked: <message>".
+/// is left behind), or `"panicked: <message>"`.
 pub fn run_isolated<F>(name: &str, limit: Duration, test: F) -> Result<(), String>
 where
     F: FnOnce() -> Result<(), String> + Send + 'static,

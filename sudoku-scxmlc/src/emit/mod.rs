@@ -563,6 +563,7 @@ impl Emitter<'_> {
                     script: #script,
                     invokes: &INVOKES,
                     late_binding: #late_binding,
+                    fast_path: #rt::FastPathCache::new(),
                 };
 
                 /// The `State` variant of each state index.

@@ -16,6 +16,7 @@
 //! [`Interpreter::start`] once and then [`Interpreter::process_external`] per external event,
 //! and collects the [`Notification`]s each call leaves in the outbox.
 
+use super::fast_path::{Cell as FastCell, FastPath, Step as FastStep};
 use super::state_set::StateSet;
 use super::{
     descriptor_matches, BlockIndex, Context, Domain, Event, ExecError, RuntimeError, StateIndex,
@@ -26,6 +27,17 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The default bound of microsteps per macrostep.
 pub(crate) const DEFAULT_MAX_MICROSTEPS: usize = 100_000;
+
+/// A precomputed macrostep chosen by [`Interpreter::fast_macrostep`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FastMacrostep {
+    /// The index of the event name among the chart's.
+    name: usize,
+    /// The microstep, or `None` when the event changes nothing.
+    step: Option<&'static FastStep>,
+    /// The atomic state active afterwards.
+    leaf: StateIndex,
+}
 
 /// Something observers must hear about, in the order it happened.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,6 +86,15 @@ pub(crate) struct Interpreter<D: 'static> {
     /// Whether some state has an eventless `<transition>` (otherwise every macrostep skips
     /// `selectEventlessTransitions`).
     has_eventless: bool,
+    /// The atomic state the last precomputed macrostep left active (checked before use: in
+    /// a chart without parallel states the one active atomic state is the configuration's
+    /// leaf).
+    leaf_hint: StateIndex,
+    /// The chart's precomputed macrosteps, once looked up (`Some(None)`: there are none).
+    fast_path: Option<Option<&'static FastPath>>,
+    /// The event name index `ctx.event` holds exactly as the fast path wrote it (an external
+    /// event without send id, origin or invoke id); `None` after any other event.
+    fast_event: Option<usize>,
     scratch: Scratch,
 }
 
@@ -92,19 +113,19 @@ struct Scratch {
 
 /// The out-parameters of Appendix D's `computeEntrySet`.
 #[derive(Default)]
-struct EntrySets {
-    to_enter: StateSet,
-    for_default_entry: StateSet,
+pub(super) struct EntrySets {
+    pub(super) to_enter: StateSet,
+    pub(super) for_default_entry: StateSet,
     /// `defaultHistoryContent`: (parent of the history state, content of its default transition).
-    default_history_content: Vec<(StateIndex, BlockIndex)>,
+    pub(super) default_history_content: Vec<(StateIndex, BlockIndex)>,
 }
 
 /// The parts of the interpreter the entry-set computation reads.
-struct Shape<'a> {
-    states: &'static [StateInfo],
-    transitions: &'static [TransitionInfo],
-    history: &'a [Vec<StateIndex>],
-    history_recorded: &'a StateSet,
+pub(super) struct Shape<'a> {
+    pub(super) states: &'static [StateInfo],
+    pub(super) transitions: &'static [TransitionInfo],
+    pub(super) history: &'a [Vec<StateIndex>],
+    pub(super) history_recorded: &'a StateSet,
 }
 
 /// History default transitions that target history states are followed at most this deep
@@ -205,7 +226,7 @@ impl Shape<'_> {
     }
 
     /// Appendix D `addDescendantStatesToEnter`.
-    fn add_descendant_states_to_enter(
+    pub(super) fn add_descendant_states_to_enter(
         &self,
         state: StateIndex,
         sets: &mut EntrySets,
@@ -277,7 +298,7 @@ impl Shape<'_> {
     }
 
     /// Appendix D `addAncestorStatesToEnter(state, ancestor)`; the root is never added.
-    fn add_ancestor_states_to_enter(
+    pub(super) fn add_ancestor_states_to_enter(
         &self,
         state: StateIndex,
         ancestor: StateIndex,
@@ -341,6 +362,9 @@ impl<D: 'static> Interpreter<D> {
                     .iter()
                     .any(|&t| tables.transitions[t as usize].events.is_empty())
             }),
+            leaf_hint: 0,
+            fast_path: None,
+            fast_event: None,
             scratch: Scratch {
                 exit_set: StateSet::with_capacity(n),
                 entry: EntrySets {
@@ -518,6 +542,7 @@ impl<D: 'static> Interpreter<D> {
             self.outbox.push(Notification::Event(event.clone()));
         }
         self.ctx.event = event;
+        self.fast_event = None;
         if !self.ctx.children.is_empty() {
             self.finalize_and_forward();
         }
@@ -529,6 +554,122 @@ impl<D: 'static> Interpreter<D> {
         }
         self.settle(steps);
         self.finish_if_stopped();
+    }
+
+    /// The precomputed macrostep ([`FastPath`](super::fast_path)) for an external event
+    /// `name`, when one applies: the machine is running, nothing is queued, no session is
+    /// invoked, and the chart precomputed this (atomic state, event) pair. `None` sends the
+    /// event through [`process_external`](Self::process_external).
+    #[inline]
+    pub(crate) fn fast_macrostep(&mut self, name: &str) -> Option<FastMacrostep> {
+        if !self.running
+            || !self.ctx.external.is_empty()
+            || !self.ctx.internal.is_empty()
+            || !self.ctx.children.is_empty()
+        {
+            return None;
+        }
+        let fast = match self.fast_path {
+            Some(fast) => fast?,
+            None => self.look_up_fast_path()?,
+        };
+        let name = fast.name_index(name)?;
+        // `leaf_hint` only ever holds an atomic state, and a chart with a fast path has no
+        // parallel states: if it is active, it is the one active atomic state.
+        let leaf = if self.ctx.configuration.contains(self.leaf_hint) {
+            self.leaf_hint
+        } else {
+            self.ctx.configuration.last()?
+        };
+        match fast.cell(leaf, name) {
+            FastCell::Slow => None,
+            FastCell::Nothing => Some(FastMacrostep {
+                name,
+                step: None,
+                leaf,
+            }),
+            FastCell::Step(step) => Some(FastMacrostep {
+                name,
+                step: Some(step),
+                leaf: step.leaf,
+            }),
+        }
+    }
+
+    #[cold]
+    fn look_up_fast_path(&mut self) -> Option<&'static FastPath> {
+        *self
+            .fast_path
+            .insert(self.tables.fast_path.get(self.tables))
+    }
+
+    /// Processes the external event `name` (with `data`) by the macrostep `m` that
+    /// [`fast_macrostep`](Self::fast_macrostep) returned for it. The effect is exactly that of
+    /// [`process_external`](Self::process_external): `_event` is set, the outbox records what
+    /// observers must hear, and the configuration changes by the step's exit and entry lists.
+    #[inline]
+    pub(crate) fn run_fast_macrostep(&mut self, m: FastMacrostep, name: &str, data: Value) {
+        if self.fast_event != Some(m.name) {
+            self.set_external_event_name(name, m.name);
+        }
+        if data.is_null() && self.ctx.event.data.is_null() {
+            // Nothing to drop or replace: both are `Null`.
+            std::mem::forget(data);
+        } else {
+            self.ctx.event.data = data;
+        }
+        if self.record_events || self.record_states {
+            self.run_fast_macrostep_observed(m);
+            return;
+        }
+        if let Some(step) = m.step {
+            for &s in step.exit.iter() {
+                self.ctx.configuration.remove(s);
+            }
+            for &s in step.enter.iter() {
+                self.ctx.configuration.insert(s);
+            }
+        }
+        self.leaf_hint = m.leaf;
+    }
+
+    /// `_event` becomes a plain external event called `name` (the chart's event name
+    /// `index`), reusing the previous name's buffer.
+    #[cold]
+    fn set_external_event_name(&mut self, name: &str, index: usize) {
+        let event = &mut self.ctx.event;
+        event.name.clear();
+        event.name.push_str(name);
+        event.kind = super::EventKind::External;
+        event.sendid = None;
+        event.origin = None;
+        event.origintype = None;
+        event.invokeid = None;
+        self.fast_event = Some(index);
+    }
+
+    /// [`run_fast_macrostep`](Self::run_fast_macrostep) with observers to tell.
+    #[cold]
+    fn run_fast_macrostep_observed(&mut self, m: FastMacrostep) {
+        if self.record_events {
+            self.outbox
+                .push(Notification::Event(self.ctx.event.clone()));
+        }
+        if let Some(step) = m.step {
+            for &s in step.exit.iter() {
+                self.ctx.configuration.remove(s);
+                if self.record_states {
+                    self.outbox.push(Notification::Exited(s));
+                }
+            }
+            for &s in step.enter.iter() {
+                self.ctx.configuration.insert(s);
+                if self.record_states {
+                    self.outbox.push(Notification::Entered(s));
+                }
+            }
+        }
+        self.leaf_hint = m.leaf;
     }
 
     /// Appendix D `mainEventLoop` for the external event in `ctx.event`: runs the
@@ -623,6 +764,7 @@ impl<D: 'static> Interpreter<D> {
                     break;
                 };
                 self.ctx.event = event;
+                self.fast_event = None;
                 self.select_transitions(false);
                 event_driven = true;
             }
@@ -1116,6 +1258,7 @@ mod tests {
         script: None,
         invokes: &[],
         late_binding: false,
+        fast_path: super::super::FastPathCache::new(),
     };
 
     fn ids(i: &Interpreter<()>) -> Vec<&'static str> {

@@ -408,7 +408,37 @@ impl<C: Chart> Machine<C> {
     /// processes it (Qt's `submitEvent`). Before [`start`](Machine::start) the event waits;
     /// after the machine stopped it is ignored. Inside an observer it is processed once the
     /// observer returns.
+    ///
+    /// When the macrostep for the active atomic state and `name` depends on nothing but the
+    /// configuration (no `cond`, no executable content, no history, no `<final>`, no
+    /// eventless transition after it; in a chart without `<parallel>` or `<invoke>`), it was
+    /// precomputed on first use and the event is processed without building an [`Event`] or
+    /// running the interpreter; the effect is the same. [`submit`](Machine::submit) always
+    /// runs the interpreter.
     pub fn submit_event(&self, name: &str, data: impl Into<Value>) {
+        let shared = &*self.inner;
+        if !shared.processing.get() && shared.advance_target.get().is_none() {
+            if let Ok(mut core) = shared.core.try_borrow_mut() {
+                if let Some(step) = core.fast_macrostep(name) {
+                    if shared.inbox.borrow().is_empty() {
+                        {
+                            let obs = shared.observers.borrow();
+                            core.record_states = obs.states.iter().any(|(_, s)| s.is_live());
+                            core.record_events = obs.events.iter().any(|(_, s)| s.is_live());
+                        }
+                        core.run_fast_macrostep(step, name, data.into());
+                        let notify = !core.outbox.is_empty();
+                        drop(core);
+                        if notify {
+                            // Observers hear about it as after any macrostep; what they
+                            // submit is processed.
+                            self.drain();
+                        }
+                        return;
+                    }
+                }
+            }
+        }
         self.submit(Event::new(name, data));
     }
 
@@ -637,8 +667,10 @@ impl<C: Chart> Machine<C> {
                 }
                 self.step(&mut core)
             };
-            self.deliver();
-            if !progressed {
+            // Observers may have queued work; only a step that found nothing to do and
+            // nothing to tell ends the loop.
+            let told = self.deliver();
+            if !progressed && !told {
                 break;
             }
         }
@@ -683,14 +715,15 @@ impl<C: Chart> Machine<C> {
         false
     }
 
-    /// Hands the notifications of the last step to the observers.
-    fn deliver(&self) {
+    /// Hands the notifications of the last step to the observers; returns whether there were
+    /// any.
+    fn deliver(&self) -> bool {
         let shared = &*self.inner;
         let mut batch = std::mem::take(&mut *shared.spare.borrow_mut());
         std::mem::swap(&mut shared.core.borrow_mut().outbox, &mut batch);
         if batch.is_empty() {
             *shared.spare.borrow_mut() = batch;
-            return;
+            return false;
         }
         let obs = shared.observers.borrow().clone();
         for n in batch.drain(..) {
@@ -721,5 +754,6 @@ impl<C: Chart> Machine<C> {
             }
         }
         *shared.spare.borrow_mut() = batch;
+        true
     }
 }

@@ -102,6 +102,12 @@ impl StateSet {
         }
     }
 
+    /// The largest state in the set.
+    pub(crate) fn last(&self) -> Option<StateIndex> {
+        let w = self.words.iter().rposition(|&w| w != 0)?;
+        Some(w as StateIndex * 64 + 63 - self.words[w].leading_zeros())
+    }
+
     /// The states in ascending (document, entry) order.
     pub(crate) fn iter(&self) -> Iter<'_> {
         Iter {

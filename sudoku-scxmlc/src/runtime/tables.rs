@@ -275,6 +275,9 @@ pub struct Tables<D: 'static> {
     /// inside a state gets its value only when that state is first entered, before its
     /// `<onentry>`. With early binding (the default) all values are assigned at start.
     pub late_binding: bool,
+    /// The chart's precomputed macrosteps, filled on first use (generated code writes
+    /// `FastPathCache::new()`).
+    pub fast_path: super::FastPathCache,
 }
 
 /// A chart compiled by `sudoku-scxmlc`. The generator implements this for a unit struct named
