@@ -204,3 +204,17 @@ fn nesting_just_under_the_limit() {
     text.push_str("</scxml>");
     run(&text).unwrap();
 }
+
+/// Found by the fuzzer: `syn` skips whitespace around an identifier, so `"index "` passed as
+/// a Rust name and the generator panicked making it an `Ident`.
+#[test]
+fn names_with_surrounding_whitespace_are_located_errors() {
+    let e = error(&format!(
+        r#"{HEAD} datamodel="rust"><datamodel><data id="index " expr="0"/></datamodel><state id="s"/></scxml>"#
+    ));
+    assert!(
+        e.starts_with("fuzz.scxml:1:")
+            && e.contains("data id `index ` is not usable as a Rust name"),
+        "{e}"
+    );
+}

@@ -4,7 +4,7 @@
 //! `cargo bench -p scxml-bench`; `SCXML_BENCH_SIZES=4,16,64,256` for the larger uSCXML charts.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use scxml_bench::{targetless, toggle, uscxml, HandToggle};
+use scxml_bench::{deep_toggle, targetless, toggle, uscxml, HandToggle};
 use serde_json::json;
 use std::hint::black_box;
 use sudoku_machine::{events, puzzle, Sudoku};
@@ -20,6 +20,15 @@ fn toggles(c: &mut Criterion) {
         b.iter(|| {
             for _ in 0..EVENTS {
                 m.submit_event(black_box(toggle::events::TOGGLE), ());
+            }
+        })
+    });
+    g.bench_function("deep toggle/generated", |b| {
+        let m = deep_toggle::DeepToggle::new();
+        m.start();
+        b.iter(|| {
+            for _ in 0..EVENTS {
+                m.submit_event(black_box(deep_toggle::events::TOGGLE), ());
             }
         })
     });

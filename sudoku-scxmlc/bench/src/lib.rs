@@ -6,6 +6,11 @@ pub mod toggle {
     include!(concat!(env!("OUT_DIR"), "/toggle.rs"));
 }
 
+/// `charts/deep_toggle.scxml` (the toggle nested 16 states deep), compiled.
+pub mod deep_toggle {
+    include!(concat!(env!("OUT_DIR"), "/deep_toggle.rs"));
+}
+
 /// `charts/targetless.scxml`, compiled.
 pub mod targetless {
     include!(concat!(env!("OUT_DIR"), "/targetless.rs"));
@@ -83,6 +88,17 @@ mod tests {
                 generated.is_active(toggle::State::On),
                 hand == HandToggle::On
             );
+        }
+    }
+
+    #[test]
+    fn the_deep_toggle_toggles_inside_its_sixteen_ancestors() {
+        let m = deep_toggle::DeepToggle::new();
+        m.start();
+        for i in 0..5 {
+            m.submit_event(deep_toggle::events::TOGGLE, ());
+            assert_eq!(m.is_active(deep_toggle::State::On), i % 2 == 0);
+            assert_eq!(m.active_state_ids().len(), 17);
         }
     }
 

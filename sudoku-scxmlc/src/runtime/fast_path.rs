@@ -79,8 +79,8 @@ pub(crate) struct FastPath {
 }
 
 impl FastPath {
-    /// The index of an event name of the chart, by binary search.
-    #[inline]
+    /// The index of an event name of the chart.
+    #[inline(always)]
     pub(crate) fn name_index(&self, name: &str) -> Option<usize> {
         if self.names.len() <= 8 {
             self.names.iter().position(|&n| n == name)
@@ -91,7 +91,7 @@ impl FastPath {
 
     /// What happens when `name` (from [`name_index`](Self::name_index)) arrives while the
     /// atomic state `leaf` is active.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn cell(&'static self, leaf: StateIndex, name: usize) -> Cell {
         match self.cells.get(leaf as usize * self.names.len() + name) {
             None | Some(0) => Cell::Slow,

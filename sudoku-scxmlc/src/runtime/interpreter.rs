@@ -46,10 +46,11 @@ pub(crate) enum Notification {
     Entered(StateIndex),
     /// A state was removed from the configuration.
     Exited(StateIndex),
-    /// An external event was dequeued (recorded only when event observers exist).
-    Event(Event),
+    /// An external event was dequeued (recorded only when event observers exist). Boxed, as
+    /// is the error, so that the frequent entries and exits stay small.
+    Event(Box<Event>),
     /// A problem was reported.
-    Error(RuntimeError),
+    Error(Box<RuntimeError>),
 }
 
 /// The interpreter core of one machine: datamodel, context, history and scratch buffers.
@@ -429,13 +430,13 @@ impl<D: 'static> Interpreter<D> {
         });
         self.ctx.raise_platform("error.execution", data);
         self.outbox
-            .push(Notification::Error(RuntimeError::Execution {
+            .push(Notification::Error(Box::new(RuntimeError::Execution {
                 file: self.tables.file.to_owned(),
                 line: site.line,
                 column: site.column,
                 element: site.element.to_owned(),
                 message,
-            }));
+            })));
     }
 
     /// Late binding (SCXML 1.0, 5.3): assigns the initial values of the `<data>` items that
@@ -539,7 +540,8 @@ impl<D: 'static> Interpreter<D> {
             return;
         }
         if self.record_events {
-            self.outbox.push(Notification::Event(event.clone()));
+            self.outbox
+                .push(Notification::Event(Box::new(event.clone())));
         }
         self.ctx.event = event;
         self.fast_event = None;
@@ -560,7 +562,7 @@ impl<D: 'static> Interpreter<D> {
     /// `name`, when one applies: the machine is running, nothing is queued, no session is
     /// invoked, and the chart precomputed this (atomic state, event) pair. `None` sends the
     /// event through [`process_external`](Self::process_external).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn fast_macrostep(&mut self, name: &str) -> Option<FastMacrostep> {
         if !self.running
             || !self.ctx.external.is_empty()
@@ -607,7 +609,7 @@ impl<D: 'static> Interpreter<D> {
     /// [`fast_macrostep`](Self::fast_macrostep) returned for it. The effect is exactly that of
     /// [`process_external`](Self::process_external): `_event` is set, the outbox records what
     /// observers must hear, and the configuration changes by the step's exit and entry lists.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn run_fast_macrostep(&mut self, m: FastMacrostep, name: &str, data: Value) {
         if self.fast_event != Some(m.name) {
             self.set_external_event_name(name, m.name);
@@ -653,7 +655,7 @@ impl<D: 'static> Interpreter<D> {
     fn run_fast_macrostep_observed(&mut self, m: FastMacrostep) {
         if self.record_events {
             self.outbox
-                .push(Notification::Event(self.ctx.event.clone()));
+                .push(Notification::Event(Box::new(self.ctx.event.clone())));
         }
         if let Some(step) = m.step {
             for &s in step.exit.iter() {
@@ -780,7 +782,7 @@ impl<D: 'static> Interpreter<D> {
                     },
                 };
                 tracing::error!(chart = self.tables.name, "{error}");
-                self.outbox.push(Notification::Error(error));
+                self.outbox.push(Notification::Error(Box::new(error)));
                 return;
             }
             if !self.scratch.filtered.is_empty() {

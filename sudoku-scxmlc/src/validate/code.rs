@@ -221,14 +221,33 @@ fn collect_idents(tokens: TokenStream, out: &mut Vec<String>) {
     }
 }
 
-/// Whether `s` is a Rust identifier that is not a keyword.
+/// Whether `s` is a Rust identifier that is not a keyword: exactly, since the tokenizer
+/// skips the whitespace and comments around one (`"index "` is not an identifier).
 pub fn is_rust_ident(s: &str) -> bool {
-    !s.contains('#') && syn::parse_str::<syn::Ident>(s).is_ok()
+    !s.contains('#') && syn::parse_str::<syn::Ident>(s).is_ok_and(|ident| ident == s)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn identifiers_are_exact() {
+        assert!(is_rust_ident("index"));
+        assert!(is_rust_ident("_x1"));
+        for not in [
+            "index ",
+            " index",
+            "a /* c */",
+            "a\n",
+            "r#type",
+            "type",
+            "a b",
+            "",
+        ] {
+            assert!(!is_rust_ident(not), "{not:?}");
+        }
+    }
 
     #[test]
     fn syntax_errors_point_into_the_attribute() {
