@@ -201,6 +201,8 @@ impl Emitter<'_> {
         let mut variants = Vec::new();
         let mut all = Vec::new();
         let mut ids = Vec::new();
+        let names = plan.variants.iter().map(|v| v.as_deref().unwrap_or(""));
+        let n_names = num(plan.variants.len());
         for (i, v) in plan.variants.iter().enumerate() {
             let Some(v) = v else { continue };
             let s = &plan.chart.states[i];
@@ -242,7 +244,7 @@ impl Emitter<'_> {
         );
         quote! {
             #[doc = #doc]
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
             #[repr(u32)]
             #[allow(non_camel_case_types, reason = "variants may keep the chart's state ids verbatim")]
             pub enum State { #(#variants)* }
@@ -265,6 +267,15 @@ impl Emitter<'_> {
             impl ::core::fmt::Display for State {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     f.write_str(self.id())
+                }
+            }
+
+            // The variant name, as `#[derive(Debug)]` writes it, from a table by discriminant:
+            // rustc's time for a derived `match` grows quadratically with the variant count.
+            impl ::core::fmt::Debug for State {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    const NAMES: [&str; #n_names] = [#(#names),*];
+                    f.write_str(NAMES[*self as usize])
                 }
             }
         }
@@ -345,13 +356,19 @@ impl Emitter<'_> {
         // States and transitions are one row each, formatted here rather than by
         // prettyplease (which would give every field a line): a chart of 65,538 states stays
         // a few hundred bytes per state.
+        // Empty lists and absent indices are typed constants: an untyped `&[]` or `None`
+        // costs rustc an inference variable each, and tens of thousands of them in one
+        // initializer made type checking superlinear (LCCA.64: 27 s -> 3 s).
         let list = |v: &[usize]| {
+            if v.is_empty() {
+                return "__EMPTY".to_owned();
+            }
             let v: Vec<String> = v.iter().map(ToString::to_string).collect();
             format!("&[{}]", v.join(", "))
         };
         let option = |v: Option<usize>| match v {
             Some(x) => format!("__O::Some({x})"),
-            None => "__O::None".to_owned(),
+            None => "__NONE".to_owned(),
         };
         let mut state_rows = Vec::with_capacity(plan.chart.states.len());
         for (i, s) in plan.chart.states.iter().enumerate() {
@@ -429,9 +446,13 @@ impl Emitter<'_> {
                 format!(" to {}", target_ids.join(" "))
             };
             transition_rows.push(format!(
-                "__T::row({}, &{:?}, {}, {}, {}, {}, {domain}, {}), // {i}: {what} of {}{to} at {}:{}",
+                "__T::row({}, {}, {}, {}, {}, {}, {domain}, {}), // {i}: {what} of {}{to} at {}:{}",
                 t.source,
-                t.events,
+                if t.events.is_empty() {
+                    "__NO_EVENTS".to_owned()
+                } else {
+                    format!("&{:?}", t.events)
+                },
                 option(plan.transition_cond[i]),
                 list(&t.targets),
                 t.internal,
@@ -571,6 +592,9 @@ impl Emitter<'_> {
 
                 use #rt::{Domain as __D, StateInfo as __S, StateKind as __K, TransitionInfo as __T, NO_STATE as __NO_STATE};
                 use ::core::option::Option as __O;
+                const __EMPTY: &[u32] = &[];
+                const __NONE: __O<u32> = __O::None;
+                const __NO_EVENTS: &[&str] = &[];
 
                 /// States in document order: `__S::row(id, kind, parent, descendants_end,
                 /// children, initial, transitions, onentry, onexit, donedata, history, line)`.
