@@ -1,10 +1,49 @@
-//! 100 000 toggle events through the generated machine, for profilers
-//! (`valgrind --tool=callgrind target/release/examples/toggle_profile`).
+//! Events through one benchmark machine, for profilers and exact instruction counts:
+//! `valgrind --tool=callgrind target/release/examples/toggle_profile [MACHINE] [EVENTS]`, with
+//! MACHINE one of `toggle` (default), `deep-toggle`, `targetless`, `hand-written`, and EVENTS
+//! 100000 by default. Instructions per event = (count at N events - count at 0) / N.
+use scxml_bench::{deep_toggle, targetless, toggle, HandToggle};
+use std::hint::black_box;
+
 fn main() {
-    let m = scxml_bench::toggle::Toggle::new();
-    m.start();
-    for _ in 0..100_000 {
-        m.submit_event(scxml_bench::toggle::events::TOGGLE, ());
+    let mut args = std::env::args().skip(1);
+    let machine = args.next().unwrap_or_else(|| "toggle".into());
+    let events: usize = args.next().map_or(100_000, |n| n.parse().expect("EVENTS is a number"));
+    match machine.as_str() {
+        "toggle" => {
+            let m = toggle::Toggle::new();
+            m.start();
+            for _ in 0..events {
+                m.submit_event(black_box(toggle::events::TOGGLE), ());
+            }
+            println!("on: {}", m.is_active(toggle::State::On));
+        }
+        "deep-toggle" => {
+            let m = deep_toggle::DeepToggle::new();
+            m.start();
+            for _ in 0..events {
+                m.submit_event(black_box(deep_toggle::events::TOGGLE), ());
+            }
+            println!("on: {}", m.is_active(deep_toggle::State::On));
+        }
+        "targetless" => {
+            let m = targetless::Targetless::new();
+            m.start();
+            for _ in 0..events {
+                m.submit_event(black_box(targetless::events::PING), ());
+            }
+            println!("active: {:?}", m.active_state_ids());
+        }
+        "hand-written" => {
+            let mut m = HandToggle::default();
+            for _ in 0..events {
+                m.submit(black_box("toggle"));
+            }
+            println!("{:?}", black_box(m));
+        }
+        other => {
+            eprintln!("unknown machine `{other}`: toggle, deep-toggle, targetless or hand-written");
+            std::process::exit(2);
+        }
     }
-    println!("{}", m.is_active(scxml_bench::toggle::State::On));
 }
