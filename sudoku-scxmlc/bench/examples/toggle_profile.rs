@@ -8,7 +8,9 @@ use std::hint::black_box;
 fn main() {
     let mut args = std::env::args().skip(1);
     let machine = args.next().unwrap_or_else(|| "toggle".into());
-    let events: usize = args.next().map_or(100_000, |n| n.parse().expect("EVENTS is a number"));
+    let events: usize = args
+        .next()
+        .map_or(100_000, |n| n.parse().expect("EVENTS is a number"));
     match machine.as_str() {
         "toggle" => {
             let m = toggle::Toggle::new();
