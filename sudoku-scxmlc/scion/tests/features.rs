@@ -114,7 +114,42 @@ fn restore_rejects_foreign_or_damaged_snapshots() {
     let mut bad_data = good.clone();
     bad_data.data.insert("count".into(), json!("three"));
     assert!(Features::restore(&bad_data).is_err());
-    let mut unknown_data = good;
+    let mut unknown_data = good.clone();
     unknown_data.data.insert("nope".into(), json!(1));
     assert!(Features::restore(&unknown_data).is_err());
+
+    // Configurations a running machine cannot be in (SCXML 1.0, 3.11).
+    let illegal = |edit: &dyn Fn(&mut Vec<String>)| {
+        let mut s = good.clone();
+        edit(&mut s.configuration);
+        match Features::restore(&s) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("restored {:?}", s.configuration),
+        }
+    };
+    assert_eq!(
+        good.configuration,
+        ["main", "counter", "counting", "timing", "waiting"]
+    );
+    assert_eq!(
+        illegal(&|c| c.retain(|s| s != "counting")),
+        "snapshot configuration is not legal: counter has 0 active child states, not one"
+    );
+    assert_eq!(
+        illegal(&|c| c.push("counted".into())),
+        "snapshot configuration is not legal: counter has 2 active child states, not one"
+    );
+    assert_eq!(
+        illegal(&|c| c.retain(|s| s != "timing" && s != "waiting")),
+        "snapshot configuration is not legal: parallel `main` is active without its region `timing`"
+    );
+    assert_eq!(
+        illegal(&|c| c.retain(|s| s != "main")),
+        "snapshot configuration is not legal: the chart has 0 active child states, not one"
+    );
+
+    assert_eq!(
+        illegal(&|c| c.clear()),
+        "snapshot configuration is not legal: the chart has 0 active child states, not one"
+    );
 }

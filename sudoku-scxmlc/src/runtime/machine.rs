@@ -249,8 +249,9 @@ impl<C: Chart> Machine<C> {
     /// are processed by the next call that processes events.
     ///
     /// # Errors
-    /// When the snapshot is of another chart, names unknown states or data, or holds a value
-    /// that does not fit its `<data>` type.
+    /// When the snapshot is of another chart, names unknown states or data, holds a value
+    /// that does not fit its `<data>` type, or (for a running machine) lists states that are
+    /// not a legal configuration ([`SnapshotError::IllegalConfiguration`]).
     pub fn restore(snapshot: &Snapshot) -> Result<Self, SnapshotError> {
         let machine = Machine::new();
         machine.inner.core.borrow_mut().restore(snapshot)?;

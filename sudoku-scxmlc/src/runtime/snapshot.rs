@@ -79,6 +79,11 @@ pub enum SnapshotError {
     /// The snapshot names a `<data>` id the chart does not declare.
     #[error("snapshot has data `{0}`, which the chart does not declare")]
     UnknownData(String),
+    /// The snapshot's states are not a legal configuration (SCXML 1.0, section 3.11): a state
+    /// without its parent, a compound state without exactly one active child, a parallel state
+    /// without all its regions, a history state, or no state at all in a running machine.
+    #[error("snapshot configuration is not legal: {0}")]
+    IllegalConfiguration(String),
     /// The machine runs invoked child sessions, which snapshots do not capture.
     #[error("the machine runs invoked sessions ({0}), which a snapshot cannot capture")]
     InvokedSessions(String),
@@ -151,6 +156,9 @@ impl<D: 'static> Interpreter<D> {
             .iter()
             .map(|id| index(id))
             .collect::<Result<Vec<_>, _>>()?;
+        if snapshot.running {
+            check_legal(states, &configuration).map_err(SnapshotError::IllegalConfiguration)?;
+        }
         let bound = snapshot
             .bound
             .iter()
@@ -199,4 +207,54 @@ impl<D: 'static> Interpreter<D> {
         self.running = snapshot.running;
         Ok(())
     }
+}
+
+/// Whether `configuration` is legal (SCXML 1.0, section 3.11), as a running machine's must be:
+/// every state's parent is active, the root and each active compound state have exactly one
+/// active child, each active parallel state has all its regions active, and no history state
+/// is listed. The error names the first offending state.
+fn check_legal(states: &[super::StateInfo], configuration: &[u32]) -> Result<(), String> {
+    let mut active = vec![false; states.len()];
+    for &s in configuration {
+        active[s as usize] = true;
+    }
+    active[0] = true;
+    for (i, info) in states.iter().enumerate() {
+        if !active[i] {
+            continue;
+        }
+        if info.kind.is_history() {
+            return Err(format!("`{}` is a history state", info.id));
+        }
+        if i != 0 && !active[info.parent as usize] {
+            let parent = &states[info.parent as usize];
+            return Err(format!(
+                "`{}` is active without its parent `{}`",
+                info.id, parent.id
+            ));
+        }
+        let regions = info
+            .children
+            .iter()
+            .filter(|&&c| !states[c as usize].kind.is_history());
+        match info.kind {
+            StateKind::Root | StateKind::Compound => {
+                let n = regions.filter(|&&c| active[c as usize]).count();
+                if n != 1 {
+                    let name = if i == 0 { "the chart" } else { info.id };
+                    return Err(format!("{name} has {n} active child states, not one"));
+                }
+            }
+            StateKind::Parallel => {
+                if let Some(&c) = regions.clone().find(|&&c| !active[c as usize]) {
+                    return Err(format!(
+                        "parallel `{}` is active without its region `{}`",
+                        info.id, states[c as usize].id
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
