@@ -64,7 +64,8 @@ pub enum Command {
         #[arg(long)]
         count: bool,
         /// The most solutions --count counts.
-        #[arg(long, default_value_t = 1000, requires = "count")]
+        #[arg(long, default_value_t = 1000, requires = "count",
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
         limit: usize,
         /// Files of puzzles (81-character lines or a Qt .data grid); `-` for standard input.
         #[arg(required = true)]
@@ -233,15 +234,10 @@ fn read_source(file: &str) -> io::Result<(String, String)> {
     }
 }
 
-/// The puzzles of a text: one per content line, or one Qt `.data` grid when the first content
-/// line has a comma.
+/// The puzzles of a text: one per content line, or one Qt `.data` grid
+/// ([`puzzle::is_qt_data`]).
 fn read_items(text: &str) -> Vec<Item> {
-    let qt = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
-        .is_some_and(|l| l.contains(','));
-    if qt {
+    if puzzle::is_qt_data(text) {
         return vec![match puzzle::parse(text) {
             Ok(grid) => Item::Grid(grid),
             Err(e) => invalid_or_bad(loose_qt(text), e),

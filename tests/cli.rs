@@ -82,6 +82,30 @@ fn solve_reads_stdin_and_qt_files() {
     assert!(text(&out.stderr).ends_with("bad.data:9: `x` is not a digit\n"));
 }
 
+/// A line-form file whose first note holds commas is still read line by line (the walkthrough
+/// found `edge_cases.txt` taken for one Qt grid).
+#[test]
+fn notes_with_commas_do_not_make_a_qt_file() {
+    let file = temp_file(
+        "notes.txt",
+        &format!("{EMPTY}|multiple|empty grid (6,670,903,752,021,072,936,960 completions)\n{QT_LINE}:1\n"),
+    );
+    let out = sudoku(&["solve", file.to_str().unwrap()], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("multiple\n{QT_SOLUTION}\n"));
+}
+
+#[test]
+fn a_count_limit_of_zero_is_a_usage_error() {
+    let out = sudoku(&["solve", "--count", "--limit", "0", "-"], Some(QT_LINE));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--limit"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn solve_count_counts_up_to_the_limit() {
     // One puzzle of tdoku's list with 3 solutions.

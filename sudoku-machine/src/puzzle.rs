@@ -51,6 +51,23 @@ fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
 }
 
+/// Whether a content line is a row of the Qt `.data` form: it has a comma before any `:` or
+/// `|` (a line-form note such as `|multiple|6,670,903,752,021,072,936,960 grids` may hold
+/// commas of its own).
+fn is_qt_row(line: &str) -> bool {
+    line.split([':', '|'])
+        .next()
+        .is_some_and(|cells| cells.contains(','))
+}
+
+/// Whether `text` is in the Qt `.data` form (its first content line is a comma-separated row)
+/// rather than the line form.
+pub fn is_qt_data(text: &str) -> bool {
+    content_lines(text)
+        .next()
+        .is_some_and(|(_, first)| is_qt_row(first))
+}
+
 /// Reads a puzzle in either form (see the [module docs](self)).
 ///
 /// In the line form only the first content line is read; use [`parse_lines`] for a file with
@@ -66,7 +83,7 @@ pub fn parse(text: &str) -> Result<Grid, PuzzleError> {
             text.lines().count().max(1),
             "no puzzle found: the text has no digits",
         )),
-        Some((_, first)) if first.contains(',') => parse_qt_data(lines),
+        Some((_, first)) if is_qt_row(first) => parse_qt_data(lines),
         Some(&(number, first)) => parse_line(number, first),
     }
 }
