@@ -620,39 +620,6 @@ impl<D: 'static> Interpreter<D> {
         } else {
             self.ctx.event.data = data;
         }
-        if self.record_events || self.record_states {
-            self.run_fast_macrostep_observed(m);
-            return;
-        }
-        if let Some(step) = m.step {
-            for &s in step.exit.iter() {
-                self.ctx.configuration.remove(s);
-            }
-            for &s in step.enter.iter() {
-                self.ctx.configuration.insert(s);
-            }
-        }
-        self.leaf_hint = m.leaf;
-    }
-
-    /// `_event` becomes a plain external event called `name` (the chart's event name
-    /// `index`), reusing the previous name's buffer.
-    #[cold]
-    fn set_external_event_name(&mut self, name: &str, index: usize) {
-        let event = &mut self.ctx.event;
-        event.name.clear();
-        event.name.push_str(name);
-        event.kind = super::EventKind::External;
-        event.sendid = None;
-        event.origin = None;
-        event.origintype = None;
-        event.invokeid = None;
-        self.fast_event = Some(index);
-    }
-
-    /// [`run_fast_macrostep`](Self::run_fast_macrostep) with observers to tell.
-    #[cold]
-    fn run_fast_macrostep_observed(&mut self, m: FastMacrostep) {
         if self.record_events {
             self.outbox
                 .push(Notification::Event(Box::new(self.ctx.event.clone())));
@@ -672,6 +639,21 @@ impl<D: 'static> Interpreter<D> {
             }
         }
         self.leaf_hint = m.leaf;
+    }
+
+    /// `_event` becomes a plain external event called `name` (the chart's event name
+    /// `index`), reusing the previous name's buffer.
+    #[cold]
+    fn set_external_event_name(&mut self, name: &str, index: usize) {
+        let event = &mut self.ctx.event;
+        event.name.clear();
+        event.name.push_str(name);
+        event.kind = super::EventKind::External;
+        event.sendid = None;
+        event.origin = None;
+        event.origintype = None;
+        event.invokeid = None;
+        self.fast_event = Some(index);
     }
 
     /// Appendix D `mainEventLoop` for the external event in `ctx.event`: runs the
