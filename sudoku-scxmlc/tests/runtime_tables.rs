@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use sudoku_scxmlc::runtime::{
-    Block, BlockIndex, Chart, Condition, Context, DataItem, Domain, DoneData, Event, EventKind,
-    ExecError, FastPathCache, InitError, Machine, RuntimeError, SendRequest, StateIndex, StateInfo,
-    StateKind, Tables, TransitionInfo, NO_STATE,
+    event_names, Block, BlockIndex, Chart, Condition, Context, DataItem, Domain, DoneData, Event,
+    EventKind, ExecError, FastPathCache, InitError, Machine, RuntimeError, SendRequest, StateIndex,
+    StateInfo, StateKind, Tables, TransitionInfo, NO_STATE,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -303,11 +303,13 @@ impl Builder {
                 }
             })
             .collect();
+        let transitions: &'static [TransitionInfo] = Box::leak(transitions.into_boxed_slice());
+        let names = event_names(transitions.iter().flat_map(|t| t.events.iter().copied()));
         Box::leak(Box::new(Tables {
             name,
             file: "test.scxml",
             states: Box::leak(states.into_boxed_slice()),
-            transitions: Box::leak(transitions.into_boxed_slice()),
+            transitions,
             conditions: Box::leak(self.conditions.into_boxed_slice()),
             blocks: Box::leak(self.blocks.into_boxed_slice()),
             done_data: Box::leak(self.done_data.into_boxed_slice()),
@@ -315,6 +317,7 @@ impl Builder {
             script: None,
             invokes: &[],
             late_binding: false,
+            event_names: Box::leak(names.into_boxed_slice()),
             fast_path: FastPathCache::new(),
         }))
     }
@@ -1478,6 +1481,7 @@ static TOGGLE: Tables<()> = Tables {
     script: None,
     invokes: &[],
     late_binding: false,
+    event_names: &["toggle"],
     fast_path: FastPathCache::new(),
 };
 

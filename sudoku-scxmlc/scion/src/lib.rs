@@ -288,9 +288,24 @@ pub fn walk<C: Chart>(picks: &[u16]) -> Result<(), String> {
     alphabet.push("never.handled");
     let (fast, fast_log) = observed_machine::<C>();
     let (full, full_log) = observed_machine::<C>();
+    // Nobody observes these two, so `submit_event` takes the quiet path where it can; the
+    // first is compared after every step, the second only at the end (its interpreter
+    // catches up with many quiet macrosteps at once).
+    let quiet = unobserved_machine::<C>();
+    let quiet_lazy = unobserved_machine::<C>();
     let mut done = Vec::new();
     let same = |done: &[&str]| -> Result<(), String> {
         check_configuration(&fast).map_err(|e| format!("after {done:?}: {e}"))?;
+        if quiet.active_state_ids() != full.active_state_ids()
+            || quiet.is_running() != full.is_running()
+        {
+            return Err(format!(
+                "after {done:?}: the unobserved machine left {:?}; the full interpreter \
+                 left {:?}",
+                quiet.active_state_ids(),
+                full.active_state_ids()
+            ));
+        }
         if *fast_log.borrow() != *full_log.borrow()
             || fast.active_state_ids() != full.active_state_ids()
             || fast.is_running() != full.is_running()
@@ -311,18 +326,41 @@ pub fn walk<C: Chart>(picks: &[u16]) -> Result<(), String> {
         match alphabet.get(p as usize % (alphabet.len() + 1)) {
             Some(event) => {
                 fast.submit_event(event, ());
+                quiet.submit_event(event, ());
+                quiet_lazy.submit_event(event, ());
                 full.submit(sudoku_scxmlc::runtime::Event::new(*event, ()));
                 done.push(*event);
             }
             None => {
                 fast.advance_time(Duration::from_millis(50));
+                quiet.advance_time(Duration::from_millis(50));
+                quiet_lazy.advance_time(Duration::from_millis(50));
                 full.advance_time(Duration::from_millis(50));
                 done.push("(50 ms)");
             }
         }
         same(&done)?;
     }
+    if quiet_lazy.active_state_ids() != full.active_state_ids()
+        || quiet_lazy.is_running() != full.is_running()
+    {
+        return Err(format!(
+            "after {done:?}: the unobserved machine compared only now left {:?}; the full \
+             interpreter left {:?}",
+            quiet_lazy.active_state_ids(),
+            full.active_state_ids()
+        ));
+    }
     Ok(())
+}
+
+/// A started machine of chart `C` with no observer but for errors.
+fn unobserved_machine<C: Chart>() -> Machine<C> {
+    let machine = Machine::<C>::new();
+    machine.set_max_microsteps(10_000);
+    machine.connect_to_error(|_| {});
+    machine.start();
+    machine
 }
 
 /// A started machine of chart `C` whose state entries (`+id`) and exits (`-id`) are logged.

@@ -17,6 +17,20 @@ use crate::runtime::{Domain, StateKind};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+/// Charts with at most this many event names get a generated `match` for
+/// [`Chart::event_index`](crate::runtime::Chart::event_index).
+const MATCHED_EVENT_NAMES: usize = 256;
+
+/// The chart's [`Tables::event_names`](crate::runtime::Tables::event_names).
+fn event_names(plan: &Plan) -> Vec<&str> {
+    crate::runtime::event_names(
+        plan.chart
+            .transitions
+            .iter()
+            .flat_map(|t| t.events.iter().map(String::as_str)),
+    )
+}
+
 /// An unsuffixed integer literal, so tables read `3` rather than `3u32`.
 pub(crate) fn num(n: impl TryInto<u128>) -> proc_macro2::Literal {
     proc_macro2::Literal::u128_unsuffixed(n.try_into().unwrap_or(0))
@@ -314,6 +328,25 @@ impl Emitter<'_> {
         } else {
             quote!()
         };
+        // The event names numbered at build time: a `match` compiles to a length switch and a
+        // few word compares. Beyond `MATCHED_EVENT_NAMES` names the default binary search
+        // keeps rustc's work small.
+        let names = event_names(self.plan);
+        let event_index = (!names.is_empty() && names.len() <= MATCHED_EVENT_NAMES).then(|| {
+            let arms = names.iter().enumerate().map(|(i, n)| {
+                let i = num(i);
+                quote!(#n => ::core::option::Option::Some(#i),)
+            });
+            quote! {
+                #[inline]
+                fn event_index(name: &str) -> ::core::option::Option<usize> {
+                    match name {
+                        #(#arms)*
+                        _ => ::core::option::Option::None,
+                    }
+                }
+            }
+        });
         quote! {
             #doc
             pub type #name = #rt::Machine<#chart>;
@@ -337,6 +370,7 @@ impl Emitter<'_> {
                 fn index(state: State) -> #rt::StateIndex {
                     state as #rt::StateIndex
                 }
+                #event_index
             }
         }
     }
@@ -467,6 +501,9 @@ impl Emitter<'_> {
         let transition_table = self.table(transition_rows);
         let n_transitions = num(plan.chart.transitions.len());
 
+        let event_names = event_names(plan);
+        let n_event_names = num(event_names.len());
+
         let mut fns = Vec::new();
         let mut conditions = Vec::new();
         for (k, (t, cond)) in plan.conditions.iter().enumerate() {
@@ -584,8 +621,12 @@ impl Emitter<'_> {
                     script: #script,
                     invokes: &INVOKES,
                     late_binding: #late_binding,
+                    event_names: &EVENT_NAMES,
                     fast_path: #rt::FastPathCache::new(),
                 };
+
+                /// The event names of the transitions, sorted (`Chart::event_index` numbers them).
+                static EVENT_NAMES: [&str; #n_event_names] = [#(#event_names),*];
 
                 /// The `State` variant of each state index.
                 pub(super) static STATE_OF: [::core::option::Option<State>; #n_states] = [#(#state_of),*];

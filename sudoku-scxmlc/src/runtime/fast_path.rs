@@ -11,17 +11,19 @@
 //! and a fixed entry list. [`FastPath`] holds those lists for every (atomic state, event name)
 //! pair, computed by the interpreter's own entry-set code ([`Shape`]); the machine applies one
 //! with a few bit operations instead of running the algorithm. Every other pair is marked
-//! [`Cell::Slow`] and goes through the full interpreter, so the two paths cannot disagree.
+//! slow (no step) and goes through the full interpreter, so the two paths cannot disagree.
 //!
-//! The event names looked up are the chart's own descriptors (`normalize_descriptor`d, `*`
-//! excluded): a submitted name that is not exactly one of them takes the full path.
+//! The event names looked up are the chart's own descriptors ([`Tables::event_names`], from
+//! [`event_names`]): a submitted name that is not exactly one of them takes the full path.
+//! Generated code numbers them at build time ([`Chart::event_index`](super::Chart::event_index)
+//! is a `match` on the name), so the look-up costs no string search at run time.
 
 use super::interpreter::{EntrySets, Shape};
 use super::state_set::StateSet;
 use super::{descriptor_matches, Domain, StateIndex, StateKind, Tables};
 use std::sync::OnceLock;
 
-/// At most this many (state, event name) cells are precomputed per chart (4 bytes each); a
+/// At most this many (state, event name) cells are precomputed per chart (32 bytes each); a
 /// larger chart runs every event through the full interpreter.
 const MAX_CELLS: usize = 1 << 18;
 
@@ -45,19 +47,8 @@ impl FastPathCache {
     }
 }
 
-/// What one (atomic state, event name) pair does.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Cell {
-    /// The full interpreter must run.
-    Slow,
-    /// No transition is enabled (or a targetless one without content): the event is consumed
-    /// and the configuration stays.
-    Nothing,
-    /// Exit and enter the states of this step.
-    Step(&'static Step),
-}
-
-/// One precomputed microstep.
+/// One precomputed macrostep: a single microstep, or nothing (empty lists) when no
+/// transition is enabled or the enabled one is targetless and runs no content.
 #[derive(Debug)]
 pub(crate) struct Step {
     /// States to exit, in exit order (descending document order).
@@ -68,39 +59,81 @@ pub(crate) struct Step {
     pub(crate) leaf: StateIndex,
 }
 
+impl Step {
+    /// A step that lives as long as the program (its chart's [`FastPathCache`] is static).
+    fn leak(exit: Vec<StateIndex>, enter: Vec<StateIndex>, leaf: StateIndex) -> &'static Step {
+        Box::leak(Box::new(Step {
+            exit: exit.into_boxed_slice(),
+            enter: enter.into_boxed_slice(),
+            leaf,
+        }))
+    }
+
+    /// Whether the step changes nothing.
+    #[cfg(test)]
+    pub(crate) fn is_nothing(&self) -> bool {
+        self.exit.is_empty() && self.enter.is_empty()
+    }
+}
+
+/// The event names a chart's precomputed macrosteps are looked up by: every event descriptor
+/// of its transitions except `*`, sorted, each once. Generated [`Tables::event_names`] hold
+/// this list.
+pub fn event_names<'a>(descriptors: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut names: Vec<&str> = descriptors
+        .into_iter()
+        .filter(|&d| d != "*" && !d.is_empty())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 /// The precomputed macrosteps of one chart (see the module documentation).
 #[derive(Debug)]
 pub(crate) struct FastPath {
-    /// The event names, sorted.
-    names: Vec<&'static str>,
-    /// `cells[state * names.len() + name]`, encoded: 0 slow, 1 nothing, `k + 2` step `k`.
-    cells: Vec<u32>,
-    steps: Vec<Step>,
+    /// The event names, sorted ([`Tables::event_names`]).
+    names: &'static [&'static str],
+    /// `cells[state * names.len() + name]`; `None`: the full interpreter must run.
+    cells: Box<[Option<&'static Step>]>,
+    /// The same cells for a machine nobody observes, which keeps only its atomic state:
+    /// the row (`state * names.len()`) of the atomic state active afterwards, or
+    /// [`QUIET_SLOW`].
+    quiet: Box<[u32]>,
 }
 
+/// A cell of [`FastPath::quiet_cells`] that is not precomputed.
+pub(crate) const QUIET_SLOW: u32 = u32::MAX;
+
 impl FastPath {
-    /// The index of an event name of the chart.
+    /// The macrostep of the event name `name` (its index in [`Tables::event_names`])
+    /// arriving while the atomic state `leaf` is active; `None` when the full interpreter
+    /// must run.
     #[inline(always)]
-    pub(crate) fn name_index(&self, name: &str) -> Option<usize> {
-        if self.names.len() <= 8 {
-            self.names.iter().position(|&n| n == name)
-        } else {
-            self.names.binary_search(&name).ok()
-        }
+    pub(crate) fn step(&self, leaf: StateIndex, name: usize) -> Option<&'static Step> {
+        *self.cells.get(leaf as usize * self.names.len() + name)?
     }
 
-    /// What happens when `name` (from [`name_index`](Self::name_index)) arrives while the
-    /// atomic state `leaf` is active.
-    #[inline(always)]
-    pub(crate) fn cell(&'static self, leaf: StateIndex, name: usize) -> Cell {
-        match self.cells.get(leaf as usize * self.names.len() + name) {
-            None | Some(0) => Cell::Slow,
-            Some(1) => Cell::Nothing,
-            Some(&k) => self
-                .steps
-                .get(k as usize - 2)
-                .map_or(Cell::Slow, Cell::Step),
-        }
+    /// The cells for a machine nobody observes, indexed like the steps
+    /// (`state * names.len() + name`): the [`row`](Self::row) of the atomic state active
+    /// after the macrostep, or [`QUIET_SLOW`].
+    pub(crate) fn quiet_cells(&'static self) -> &'static [u32] {
+        &self.quiet
+    }
+
+    /// The first index of `leaf`'s cells in [`quiet_cells`](Self::quiet_cells).
+    pub(crate) fn row(&self, leaf: StateIndex) -> u32 {
+        (leaf as usize * self.names.len()) as u32
+    }
+
+    /// The atomic state whose [`row`](Self::row) is `row`.
+    pub(crate) fn leaf_of_row(&self, row: u32) -> StateIndex {
+        (row as usize / self.names.len().max(1)) as StateIndex
+    }
+
+    /// The event name with index `i` in [`Tables::event_names`].
+    pub(crate) fn name(&self, i: usize) -> Option<&'static str> {
+        self.names.get(i).copied()
     }
 
     fn build<D>(tables: &Tables<D>) -> Option<FastPath> {
@@ -108,22 +141,11 @@ impl FastPath {
         if !tables.invokes.is_empty() || states.iter().any(|s| s.kind == StateKind::Parallel) {
             return None;
         }
-        let mut names: Vec<&'static str> = tables
-            .transitions
-            .iter()
-            .flat_map(|t| t.events.iter().copied())
-            .filter(|&d| d != "*" && !d.is_empty())
-            .collect();
-        names.sort_unstable();
-        names.dedup();
+        let names = tables.event_names;
         if names.is_empty() || states.len().saturating_mul(names.len()) > MAX_CELLS {
             return None;
         }
-        let mut fast = FastPath {
-            cells: vec![0; states.len() * names.len()],
-            names,
-            steps: Vec::new(),
-        };
+        let mut cells = vec![None; states.len() * names.len()];
         let no_history = StateSet::default();
         let shape = Shape {
             states,
@@ -136,156 +158,189 @@ impl FastPath {
             if !states[leaf as usize].kind.is_atomic() {
                 continue;
             }
-            for n in 0..fast.names.len() {
-                let cell = fast.classify(tables, &shape, &mut sets, leaf, fast.names[n]);
-                fast.cells[leaf as usize * fast.names.len() + n] = cell;
+            // One "nothing happens" step per atomic state, shared by its event names.
+            let mut nothing = None;
+            for (n, name) in names.iter().enumerate() {
+                cells[leaf as usize * names.len() + n] =
+                    match classify(tables, &shape, &mut sets, leaf, name) {
+                        Classified::Slow => None,
+                        Classified::Nothing => {
+                            Some(*nothing.get_or_insert_with(|| Step::leak(vec![], vec![], leaf)))
+                        }
+                        Classified::Step { exit, enter, leaf } => {
+                            Some(Step::leak(exit, enter, leaf))
+                        }
+                    };
             }
         }
-        Some(fast)
+        let quiet = cells
+            .iter()
+            .map(
+                |c| match c.map(|step| u32::try_from(step.leaf as usize * names.len())) {
+                    Some(Ok(row)) if row != QUIET_SLOW => row,
+                    _ => QUIET_SLOW,
+                },
+            )
+            .collect();
+        Some(FastPath {
+            names,
+            cells: cells.into_boxed_slice(),
+            quiet,
+        })
     }
+}
 
-    /// The encoded cell for `name` arriving while `leaf` (and its ancestors) are active.
-    fn classify<D>(
-        &mut self,
-        tables: &Tables<D>,
-        shape: &Shape<'_>,
-        sets: &mut EntrySets,
+/// What [`classify`] found for one (atomic state, event name) pair.
+enum Classified {
+    /// The full interpreter must run.
+    Slow,
+    /// The event is consumed and the configuration stays.
+    Nothing,
+    /// One microstep with these exit and entry lists, leaving `leaf` the active atomic state.
+    Step {
+        exit: Vec<StateIndex>,
+        enter: Vec<StateIndex>,
         leaf: StateIndex,
-        name: &str,
-    ) -> u32 {
-        const SLOW: u32 = 0;
-        const NOTHING: u32 = 1;
-        let states = tables.states;
-        let chain = |s: StateIndex| -> Vec<StateIndex> {
-            let mut chain = Vec::new();
-            let mut a = s;
-            while a != 0 && (a as usize) < states.len() {
-                chain.push(a);
-                a = states[a as usize].parent;
-            }
-            chain.reverse();
-            chain
-        };
-        let has_eventless = |config: &[StateIndex]| {
-            config.iter().any(|&s| {
-                states[s as usize]
-                    .transitions
-                    .iter()
-                    .any(|&t| tables.transitions[t as usize].events.is_empty())
-            })
-        };
-        let before = chain(leaf);
-        // selectTransitions: the first matching transition from the atomic state outwards.
-        let mut selected = None;
-        'states: for &s in before.iter().rev() {
-            for &t in states[s as usize].transitions {
-                let info = &tables.transitions[t as usize];
-                if info.events.iter().any(|d| descriptor_matches(d, name)) {
-                    if info.cond.is_some() {
-                        return SLOW;
-                    }
-                    selected = Some(t);
-                    break 'states;
+    },
+}
+
+/// What `name` arriving while `leaf` (and its ancestors) are active does.
+fn classify<D>(
+    tables: &Tables<D>,
+    shape: &Shape<'_>,
+    sets: &mut EntrySets,
+    leaf: StateIndex,
+    name: &str,
+) -> Classified {
+    use Classified::{Nothing as NOTHING, Slow as SLOW};
+    let states = tables.states;
+    let chain = |s: StateIndex| -> Vec<StateIndex> {
+        let mut chain = Vec::new();
+        let mut a = s;
+        while a != 0 && (a as usize) < states.len() {
+            chain.push(a);
+            a = states[a as usize].parent;
+        }
+        chain.reverse();
+        chain
+    };
+    let has_eventless = |config: &[StateIndex]| {
+        config.iter().any(|&s| {
+            states[s as usize]
+                .transitions
+                .iter()
+                .any(|&t| tables.transitions[t as usize].events.is_empty())
+        })
+    };
+    let before = chain(leaf);
+    // selectTransitions: the first matching transition from the atomic state outwards.
+    let mut selected = None;
+    'states: for &s in before.iter().rev() {
+        for &t in states[s as usize].transitions {
+            let info = &tables.transitions[t as usize];
+            if info.events.iter().any(|d| descriptor_matches(d, name)) {
+                if info.cond.is_some() {
+                    return SLOW;
                 }
+                selected = Some(t);
+                break 'states;
             }
         }
-        let Some(t) = selected else {
+    }
+    let Some(t) = selected else {
+        return if has_eventless(&before) {
+            SLOW
+        } else {
+            NOTHING
+        };
+    };
+    let info = &tables.transitions[t as usize];
+    if info.content.is_some() {
+        return SLOW;
+    }
+    let domain = match info.domain {
+        Domain::Targetless => {
             return if has_eventless(&before) {
                 SLOW
             } else {
                 NOTHING
             };
-        };
-        let info = &tables.transitions[t as usize];
-        if info.content.is_some() {
+        }
+        Domain::Dynamic => return SLOW,
+        Domain::Static(d) => d,
+    };
+    // computeExitSet: the active proper descendants of the domain, deepest first.
+    let end = states[domain as usize].descendants_end;
+    let exit: Vec<StateIndex> = before
+        .iter()
+        .rev()
+        .copied()
+        .filter(|&s| domain < s && s < end)
+        .collect();
+    if exit.iter().any(|&s| {
+        let st = &states[s as usize];
+        !st.onexit.is_empty() || !st.history.is_empty()
+    }) {
+        return SLOW;
+    }
+    // computeEntrySet, with no history recorded.
+    sets.to_enter.clear();
+    sets.for_default_entry.clear();
+    sets.default_history_content.clear();
+    for &s in info.targets {
+        if states[s as usize].kind.is_history() {
             return SLOW;
         }
-        let domain = match info.domain {
-            Domain::Targetless => {
-                return if has_eventless(&before) {
-                    SLOW
-                } else {
-                    NOTHING
-                };
-            }
-            Domain::Dynamic => return SLOW,
-            Domain::Static(d) => d,
-        };
-        // computeExitSet: the active proper descendants of the domain, deepest first.
-        let end = states[domain as usize].descendants_end;
-        let exit: Vec<StateIndex> = before
-            .iter()
-            .rev()
-            .copied()
-            .filter(|&s| domain < s && s < end)
-            .collect();
-        if exit.iter().any(|&s| {
-            let st = &states[s as usize];
-            !st.onexit.is_empty() || !st.history.is_empty()
-        }) {
+        shape.add_descendant_states_to_enter(s, sets, 0);
+    }
+    for &s in info.targets {
+        shape.add_ancestor_states_to_enter(s, domain, sets, 0);
+    }
+    let enter: Vec<StateIndex> = sets.to_enter.iter().collect();
+    for &s in &enter {
+        let st = &states[s as usize];
+        let plain = matches!(st.kind, StateKind::Atomic | StateKind::Compound)
+            && st.onentry.is_empty()
+            && !(tables.late_binding && tables.data.iter().any(|d| d.state == s));
+        if !plain {
             return SLOW;
         }
-        // computeEntrySet, with no history recorded.
-        sets.to_enter.clear();
-        sets.for_default_entry.clear();
-        sets.default_history_content.clear();
-        for &s in info.targets {
-            if states[s as usize].kind.is_history() {
-                return SLOW;
-            }
-            shape.add_descendant_states_to_enter(s, sets, 0);
-        }
-        for &s in info.targets {
-            shape.add_ancestor_states_to_enter(s, domain, sets, 0);
-        }
-        let enter: Vec<StateIndex> = sets.to_enter.iter().collect();
-        for &s in &enter {
-            let st = &states[s as usize];
-            let plain = matches!(st.kind, StateKind::Atomic | StateKind::Compound)
-                && st.onentry.is_empty()
-                && !(tables.late_binding && tables.data.iter().any(|d| d.state == s));
-            if !plain {
-                return SLOW;
-            }
-            if sets.for_default_entry.contains(s) {
-                if let Some(initial) = st.initial {
-                    let it = &tables.transitions[initial as usize];
-                    if it.content.is_some()
-                        || it
-                            .targets
-                            .iter()
-                            .any(|&x| states[x as usize].kind.is_history())
-                    {
-                        return SLOW;
-                    }
+        if sets.for_default_entry.contains(s) {
+            if let Some(initial) = st.initial {
+                let it = &tables.transitions[initial as usize];
+                if it.content.is_some()
+                    || it
+                        .targets
+                        .iter()
+                        .any(|&x| states[x as usize].kind.is_history())
+                {
+                    return SLOW;
                 }
             }
         }
-        let mut after: Vec<StateIndex> = before
-            .iter()
-            .copied()
-            .filter(|s| !exit.contains(s))
-            .chain(enter.iter().copied())
-            .collect();
-        after.sort_unstable();
-        after.dedup();
-        let Some(&new_leaf) = after.last() else {
-            return SLOW;
-        };
-        // The result must again be one chain ending in an atomic state.
-        if !states[new_leaf as usize].kind.is_atomic() || chain(new_leaf) != after {
-            return SLOW;
-        }
-        if has_eventless(&after) {
-            return SLOW;
-        }
-        let step = Step {
-            exit: exit.into_boxed_slice(),
-            enter: enter.into_boxed_slice(),
-            leaf: new_leaf,
-        };
-        self.steps.push(step);
-        self.steps.len() as u32 + 1
+    }
+    let mut after: Vec<StateIndex> = before
+        .iter()
+        .copied()
+        .filter(|s| !exit.contains(s))
+        .chain(enter.iter().copied())
+        .collect();
+    after.sort_unstable();
+    after.dedup();
+    let Some(&new_leaf) = after.last() else {
+        return SLOW;
+    };
+    // The result must again be one chain ending in an atomic state.
+    if !states[new_leaf as usize].kind.is_atomic() || chain(new_leaf) != after {
+        return SLOW;
+    }
+    if has_eventless(&after) {
+        return SLOW;
+    }
+    Classified::Step {
+        exit,
+        enter,
+        leaf: new_leaf,
     }
 }
 
@@ -393,6 +448,7 @@ mod tests {
         script: None,
         invokes: &[],
         late_binding: false,
+        event_names: &["back", "c", "go", "jump", "stay"],
         fast_path: FastPathCache::new(),
     };
 
@@ -402,13 +458,16 @@ mod tests {
             .fast_path
             .get(&TABLES)
             .expect("the chart has a fast path");
-        let Some(n) = fast.name_index(name) else {
+        let Some(n) = TABLES.event_names.iter().position(|&e| e == name) else {
             return "unknown name".into();
         };
-        match fast.cell(leaf, n) {
-            Cell::Slow => "slow".into(),
-            Cell::Nothing => "nothing".into(),
-            Cell::Step(s) => format!("exit {:?} enter {:?} -> {}", s.exit, s.enter, s.leaf),
+        match fast.step(leaf, n) {
+            None => "slow".into(),
+            Some(s) if s.is_nothing() => {
+                assert_eq!(s.leaf, leaf);
+                "nothing".into()
+            }
+            Some(s) => format!("exit {:?} enter {:?} -> {}", s.exit, s.enter, s.leaf),
         }
     }
 

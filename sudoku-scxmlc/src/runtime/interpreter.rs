@@ -16,7 +16,7 @@
 //! [`Interpreter::start`] once and then [`Interpreter::process_external`] per external event,
 //! and collects the [`Notification`]s each call leaves in the outbox.
 
-use super::fast_path::{Cell as FastCell, FastPath, Step as FastStep};
+use super::fast_path::{FastPath, Step as FastStep};
 use super::state_set::StateSet;
 use super::{
     descriptor_matches, BlockIndex, Context, Domain, Event, ExecError, RuntimeError, StateIndex,
@@ -27,17 +27,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The default bound of microsteps per macrostep.
 pub(crate) const DEFAULT_MAX_MICROSTEPS: usize = 100_000;
-
-/// A precomputed macrostep chosen by [`Interpreter::fast_macrostep`].
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct FastMacrostep {
-    /// The index of the event name among the chart's.
-    name: usize,
-    /// The microstep, or `None` when the event changes nothing.
-    step: Option<&'static FastStep>,
-    /// The atomic state active afterwards.
-    leaf: StateIndex,
-}
 
 /// Something observers must hear about, in the order it happened.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,8 +80,10 @@ pub(crate) struct Interpreter<D: 'static> {
     /// a chart without parallel states the one active atomic state is the configuration's
     /// leaf).
     leaf_hint: StateIndex,
-    /// The chart's precomputed macrosteps, once looked up (`Some(None)`: there are none).
-    fast_path: Option<Option<&'static FastPath>>,
+    /// The chart's precomputed macrosteps, once looked up (`fast_path_known`).
+    fast_path: Option<&'static FastPath>,
+    /// Whether `fast_path` has been looked up.
+    fast_path_known: bool,
     /// The event name index `ctx.event` holds exactly as the fast path wrote it (an external
     /// event without send id, origin or invoke id); `None` after any other event.
     fast_event: Option<usize>,
@@ -365,6 +356,7 @@ impl<D: 'static> Interpreter<D> {
             }),
             leaf_hint: 0,
             fast_path: None,
+            fast_path_known: false,
             fast_event: None,
             scratch: Scratch {
                 exit_set: StateSet::with_capacity(n),
@@ -558,12 +550,13 @@ impl<D: 'static> Interpreter<D> {
         self.finish_if_stopped();
     }
 
-    /// The precomputed macrostep ([`FastPath`](super::fast_path)) for an external event
-    /// `name`, when one applies: the machine is running, nothing is queued, no session is
-    /// invoked, and the chart precomputed this (atomic state, event) pair. `None` sends the
-    /// event through [`process_external`](Self::process_external).
+    /// The precomputed macrostep ([`FastPath`](super::fast_path)) for the external event
+    /// `name` (its index in [`Tables::event_names`]), when one applies: the machine is
+    /// running, nothing is queued, no session is invoked, and the chart precomputed this
+    /// (atomic state, event) pair. `None` sends the event through
+    /// [`process_external`](Self::process_external).
     #[inline(always)]
-    pub(crate) fn fast_macrostep(&mut self, name: &str) -> Option<FastMacrostep> {
+    pub(crate) fn fast_macrostep(&mut self, name: usize) -> Option<&'static FastStep> {
         if !self.running
             || !self.ctx.external.is_empty()
             || !self.ctx.internal.is_empty()
@@ -571,11 +564,7 @@ impl<D: 'static> Interpreter<D> {
         {
             return None;
         }
-        let fast = match self.fast_path {
-            Some(fast) => fast?,
-            None => self.look_up_fast_path()?,
-        };
-        let name = fast.name_index(name)?;
+        let fast = self.fast_path()?;
         // `leaf_hint` only ever holds an atomic state, and a chart with a fast path has no
         // parallel states: if it is active, it is the one active atomic state.
         let leaf = if self.ctx.configuration.contains(self.leaf_hint) {
@@ -583,36 +572,81 @@ impl<D: 'static> Interpreter<D> {
         } else {
             self.ctx.configuration.last()?
         };
-        match fast.cell(leaf, name) {
-            FastCell::Slow => None,
-            FastCell::Nothing => Some(FastMacrostep {
-                name,
-                step: None,
-                leaf,
-            }),
-            FastCell::Step(step) => Some(FastMacrostep {
-                name,
-                step: Some(step),
-                leaf: step.leaf,
-            }),
+        fast.step(leaf, name)
+    }
+
+    /// The chart's precomputed macrosteps, if it has any.
+    #[inline(always)]
+    fn fast_path(&mut self) -> Option<&'static FastPath> {
+        if self.fast_path_known {
+            self.fast_path
+        } else {
+            self.look_up_fast_path()
         }
     }
 
     #[cold]
     fn look_up_fast_path(&mut self) -> Option<&'static FastPath> {
-        *self
-            .fast_path
-            .insert(self.tables.fast_path.get(self.tables))
+        self.fast_path_known = true;
+        self.fast_path = self.tables.fast_path.get(self.tables);
+        self.fast_path
     }
 
-    /// Processes the external event `name` (with `data`) by the macrostep `m` that
-    /// [`fast_macrostep`](Self::fast_macrostep) returned for it. The effect is exactly that of
-    /// [`process_external`](Self::process_external): `_event` is set, the outbox records what
-    /// observers must hear, and the configuration changes by the step's exit and entry lists.
+    /// When the machine may become quiet, the precomputed cells for a machine nobody
+    /// observes ([`FastPath::quiet_cells`]) and the row of the active atomic state in them:
+    /// the machine is running, nothing is queued, no session is invoked and the chart has
+    /// precomputed macrosteps. While quiet, the machine keeps the atomic state and the last
+    /// event itself and hands them back with [`catch_up_quiet`](Self::catch_up_quiet) before
+    /// anything else touches the interpreter.
+    pub(crate) fn prepare_quiet(&mut self) -> Option<(&'static [u32], u32)> {
+        if !self.running
+            || !self.ctx.external.is_empty()
+            || !self.ctx.internal.is_empty()
+            || !self.ctx.children.is_empty()
+            || !self.outbox.is_empty()
+        {
+            return None;
+        }
+        let fast = self.fast_path()?;
+        let leaf = self.ctx.configuration.last()?;
+        if !self.tables.states[leaf as usize].kind.is_atomic() {
+            return None;
+        }
+        self.leaf_hint = leaf;
+        Some((fast.quiet_cells(), fast.row(leaf)))
+    }
+
+    /// Brings the interpreter up to date after quiet macrosteps (see
+    /// [`prepare_quiet`](Self::prepare_quiet)): the configuration becomes the atomic state of
+    /// `row` and its ancestors, and `_event` the plain external event with name index
+    /// `event` and no data. Their effect is exactly that of
+    /// [`process_external`](Self::process_external) on each event in turn: precomputed
+    /// macrosteps run no executable content, so nothing else could have seen the states in
+    /// between.
+    pub(crate) fn catch_up_quiet(&mut self, row: u32, event: usize) {
+        let Some(fast) = self.fast_path else {
+            return;
+        };
+        let leaf = fast.leaf_of_row(row);
+        let states = self.tables.states;
+        let config = &mut self.ctx.configuration;
+        config.clear();
+        let mut s = leaf;
+        while s != 0 && (s as usize) < states.len() {
+            config.insert(s);
+            s = states[s as usize].parent;
+        }
+        self.leaf_hint = leaf;
+        if let Some(name) = fast.name(event) {
+            self.set_fast_event(event, name, Value::Null);
+        }
+    }
+
+    /// `_event` becomes the plain external event `name` (index `index`) with `data`.
     #[inline(always)]
-    pub(crate) fn run_fast_macrostep(&mut self, m: FastMacrostep, name: &str, data: Value) {
-        if self.fast_event != Some(m.name) {
-            self.set_external_event_name(name, m.name);
+    fn set_fast_event(&mut self, index: usize, name: &str, data: Value) {
+        if self.fast_event != Some(index) {
+            self.set_external_event_name(name, index);
         }
         if data.is_null() && self.ctx.event.data.is_null() {
             // Nothing to drop or replace: both are `Null`.
@@ -620,25 +654,39 @@ impl<D: 'static> Interpreter<D> {
         } else {
             self.ctx.event.data = data;
         }
+    }
+
+    /// Processes the external event `name` (index `index`, with `data`) by the macrostep
+    /// `step` that [`fast_macrostep`](Self::fast_macrostep) returned for it. The effect is
+    /// exactly that of [`process_external`](Self::process_external): `_event` is set, the
+    /// outbox records what observers must hear, and the configuration changes by the step's
+    /// exit and entry lists.
+    #[inline(always)]
+    pub(crate) fn run_fast_macrostep(
+        &mut self,
+        step: &'static FastStep,
+        index: usize,
+        name: &str,
+        data: Value,
+    ) {
+        self.set_fast_event(index, name, data);
         if self.record_events {
             self.outbox
                 .push(Notification::Event(Box::new(self.ctx.event.clone())));
         }
-        if let Some(step) = m.step {
-            for &s in step.exit.iter() {
-                self.ctx.configuration.remove(s);
-                if self.record_states {
-                    self.outbox.push(Notification::Exited(s));
-                }
-            }
-            for &s in step.enter.iter() {
-                self.ctx.configuration.insert(s);
-                if self.record_states {
-                    self.outbox.push(Notification::Entered(s));
-                }
+        for &s in step.exit.iter() {
+            self.ctx.configuration.remove(s);
+            if self.record_states {
+                self.outbox.push(Notification::Exited(s));
             }
         }
-        self.leaf_hint = m.leaf;
+        for &s in step.enter.iter() {
+            self.ctx.configuration.insert(s);
+            if self.record_states {
+                self.outbox.push(Notification::Entered(s));
+            }
+        }
+        self.leaf_hint = step.leaf;
     }
 
     /// `_event` becomes a plain external event called `name` (the chart's event name
@@ -1242,6 +1290,7 @@ mod tests {
         script: None,
         invokes: &[],
         late_binding: false,
+        event_names: &["back", "go", "in", "leave"],
         fast_path: super::super::FastPathCache::new(),
     };
 

@@ -9,13 +9,14 @@
 //! its work, and the outermost call processes the queue. Observers hear about what happened
 //! after the macrostep in which it happened, in the order it happened.
 
+use super::fast_path::QUIET_SLOW;
 use super::interpreter::{Interpreter, Notification};
 use super::snapshot::{Snapshot, SnapshotError};
 use super::{
     descriptor_matches, normalize_descriptor, Chart, Event, InitError, RuntimeError, StateIndex,
 };
 use serde_json::Value;
-use std::cell::{Cell, Ref, RefCell};
+use std::cell::{BorrowError, BorrowMutError, Cell, Ref, RefCell, RefMut};
 use std::collections::VecDeque;
 use std::fmt;
 use std::marker::PhantomData;
@@ -57,8 +58,24 @@ struct Shared<C: Chart> {
     observers: RefCell<Observers>,
     /// A reused notification buffer.
     spare: RefCell<Vec<Notification>>,
+    /// Nothing is queued, processing or observed (no state or event observer connected),
+    /// and the interpreter is [prepared](Interpreter::prepare_quiet) for precomputed
+    /// macrosteps: `submit_event` may apply one by moving `quiet_row` alone. Set after each
+    /// outermost call that processed events; cleared when that starts, when an observer
+    /// connects, and while user code runs with the interpreter borrowed.
+    quiet: Cell<bool>,
+    /// The chart's [`quiet cells`](super::fast_path::FastPath::quiet_cells).
+    quiet_cells: Cell<&'static [u32]>,
+    /// The row of the active atomic state in `quiet_cells`.
+    quiet_row: Cell<u32>,
+    /// The name index of the last event a quiet macrostep processed, when the interpreter
+    /// has not caught up with it yet ([`Interpreter::catch_up_quiet`]); [`CAUGHT_UP`].
+    quiet_event: Cell<u32>,
     _chart: PhantomData<C>,
 }
+
+/// `Shared::quiet_event` when the interpreter is up to date.
+const CAUGHT_UP: u32 = u32::MAX;
 
 type StateSlot = Rc<Slot<dyn FnMut(bool)>>;
 type EventSlot = Rc<Slot<dyn FnMut(&Event)>>;
@@ -177,7 +194,7 @@ impl<C: Chart> fmt::Debug for Machine<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut d = f.debug_struct("Machine");
         d.field("chart", &C::tables().name);
-        match self.inner.core.try_borrow() {
+        match self.try_core() {
             Ok(core) => {
                 let ids: Vec<_> = core
                     .ctx
@@ -227,6 +244,10 @@ impl<C: Chart> Machine<C> {
                 advance_target: Cell::new(None),
                 observers: RefCell::new(Observers::default()),
                 spare: RefCell::new(Vec::new()),
+                quiet: Cell::new(false),
+                quiet_cells: Cell::new(&[]),
+                quiet_row: Cell::new(0),
+                quiet_event: Cell::new(CAUGHT_UP),
                 _chart: PhantomData,
             }),
         }
@@ -239,7 +260,7 @@ impl<C: Chart> Machine<C> {
     /// [`SnapshotError::NotStarted`] before [`start`](Machine::start);
     /// [`SnapshotError::Data`] when a `<data>` value does not serialize.
     pub fn snapshot(&self) -> Result<Snapshot, SnapshotError> {
-        self.core().snapshot()
+        self.loud(|| self.core().snapshot())
     }
 
     /// A machine that continues from `snapshot`: started, with the snapshot's configuration,
@@ -271,12 +292,54 @@ impl<C: Chart> Machine<C> {
     /// When called from the chart's own executable content while it runs (chart code reaches
     /// the machine through its [`Context`](super::Context) instead).
     fn core(&self) -> Ref<'_, Interpreter<C::Data>> {
+        self.catch_up();
         self.inner.core.try_borrow().unwrap_or_else(|_| {
             panic!(
                 "{}: Machine queried from the chart's own executable content; use the Context",
                 C::tables().name
             )
         })
+    }
+
+    /// The core, for reading; `Err` while the chart's own executable content runs.
+    fn try_core(&self) -> Result<Ref<'_, Interpreter<C::Data>>, BorrowError> {
+        self.catch_up();
+        self.inner.core.try_borrow()
+    }
+
+    /// The core, for changing; `Err` while it is borrowed (from the chart's own executable
+    /// content, or a `with_data` closure).
+    fn core_mut(&self) -> Result<RefMut<'_, Interpreter<C::Data>>, BorrowMutError> {
+        self.catch_up();
+        self.inner.core.try_borrow_mut()
+    }
+
+    /// Hands the quiet macrosteps' progress (atomic state, last event) to the interpreter.
+    #[inline]
+    fn catch_up(&self) {
+        let shared = &*self.inner;
+        let event = shared.quiet_event.get();
+        if event != CAUGHT_UP {
+            if let Ok(mut core) = shared.core.try_borrow_mut() {
+                core.catch_up_quiet(shared.quiet_row.get(), event as usize);
+                shared.quiet_event.set(CAUGHT_UP);
+            }
+        }
+    }
+
+    /// Runs `f`, which may run user code while the interpreter is borrowed, with the quiet
+    /// path off: an event submitted from it is queued and processed afterwards.
+    fn loud<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.catch_up();
+        let shared = &*self.inner;
+        let was_quiet = shared.quiet.replace(false);
+        let r = f();
+        if !shared.inbox.borrow().is_empty() {
+            self.drain();
+        } else if was_quiet {
+            shared.quiet.set(self.is_quiet());
+        }
+        r
     }
 
     /// Bounds every macrostep to `n` steps (at least 1; the default is 100 000). A step is a
@@ -286,7 +349,7 @@ impl<C: Chart> Machine<C> {
     /// [`RuntimeError::MacrostepLimit`] reported to error observers (and `tracing::error!`);
     /// the machine keeps running and handles the next event normally.
     pub fn set_max_microsteps(&self, n: usize) {
-        if let Ok(mut core) = self.inner.core.try_borrow_mut() {
+        if let Ok(mut core) = self.core_mut() {
             core.max_microsteps = n.max(1);
         }
     }
@@ -388,7 +451,7 @@ impl<C: Chart> Machine<C> {
     /// from this machine's own executable content.
     pub fn submit_to_invoked(&self, id: &str, event: Event) -> bool {
         {
-            let Ok(mut core) = self.inner.core.try_borrow_mut() else {
+            let Ok(mut core) = self.core_mut() else {
                 return false;
             };
             let Some(child) = core
@@ -416,18 +479,51 @@ impl<C: Chart> Machine<C> {
     /// precomputed on first use and the event is processed without building an [`Event`] or
     /// running the interpreter; the effect is the same. [`submit`](Machine::submit) always
     /// runs the interpreter.
+    #[inline]
     pub fn submit_event(&self, name: &str, data: impl Into<Value>) {
         let shared = &*self.inner;
+        let data = data.into();
+        if shared.quiet.get() && data.is_null() {
+            // Nobody observes and nothing waits: the precomputed macrostep moves the atomic
+            // state, and the interpreter catches up when it is next used.
+            if let Some(index) = C::event_index(name) {
+                let row = shared
+                    .quiet_cells
+                    .get()
+                    .get(shared.quiet_row.get() as usize + index);
+                if let Some(&row) = row {
+                    if row != QUIET_SLOW {
+                        shared.quiet_row.set(row);
+                        shared.quiet_event.set(index as u32);
+                        // `Null` owns nothing; forgetting it spares a call to its destructor.
+                        std::mem::forget(data);
+                        return;
+                    }
+                }
+            }
+        }
+        self.submit_event_observed(name, data);
+    }
+
+    /// [`submit_event`](Machine::submit_event) when the machine is not quiet or the
+    /// macrostep was not precomputed: a precomputed macrostep still applies when nothing
+    /// waits (observers hear about it), otherwise the interpreter runs.
+    #[inline(never)]
+    fn submit_event_observed(&self, name: &str, data: Value) {
+        let shared = &*self.inner;
         if !shared.processing.get() && shared.advance_target.get().is_none() {
-            if let Ok(mut core) = shared.core.try_borrow_mut() {
-                if let Some(step) = core.fast_macrostep(name) {
+            if let (Some(index), Ok(mut core)) = (C::event_index(name), self.core_mut()) {
+                if let Some(step) = core.fast_macrostep(index) {
                     if shared.inbox.borrow().is_empty() {
                         {
                             let obs = shared.observers.borrow();
                             core.record_states = obs.states.iter().any(|(_, s)| s.is_live());
                             core.record_events = obs.events.iter().any(|(_, s)| s.is_live());
                         }
-                        core.run_fast_macrostep(step, name, data.into());
+                        core.run_fast_macrostep(step, index, name, data);
+                        if let Some((_, row)) = core.prepare_quiet() {
+                            shared.quiet_row.set(row);
+                        }
                         let notify = !core.outbox.is_empty();
                         drop(core);
                         if notify {
@@ -446,7 +542,7 @@ impl<C: Chart> Machine<C> {
     /// Queues any event on the external queue (its `kind` is kept as given) and processes it
     /// like [`submit_event`](Machine::submit_event).
     pub fn submit(&self, event: Event) {
-        match self.inner.core.try_borrow_mut() {
+        match self.core_mut() {
             Ok(mut core) => {
                 if core.started && !core.running {
                     return;
@@ -510,6 +606,7 @@ impl<C: Chart> Machine<C> {
         let connection = Connection {
             slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
         };
+        self.inner.quiet.set(false);
         let mut obs = self.inner.observers.borrow_mut();
         let list = Rc::make_mut(&mut obs.states);
         list.retain(|(_, s)| s.is_live());
@@ -537,6 +634,7 @@ impl<C: Chart> Machine<C> {
         let connection = Connection {
             slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
         };
+        self.inner.quiet.set(false);
         let mut obs = self.inner.observers.borrow_mut();
         let list = Rc::make_mut(&mut obs.events);
         list.retain(|(_, s)| s.is_live());
@@ -594,7 +692,7 @@ impl<C: Chart> Machine<C> {
     /// [`start`](Machine::start) it does nothing. Inside an observer the advance happens once
     /// the observer returns and the events queued before it are processed.
     pub fn advance_time(&self, by: Duration) {
-        let Ok(core) = self.inner.core.try_borrow() else {
+        let Ok(core) = self.try_core() else {
             tracing::warn!(
                 chart = C::tables().name,
                 "advance_time called from the chart's own executable content; ignored"
@@ -619,21 +717,19 @@ impl<C: Chart> Machine<C> {
     /// # Panics
     /// When called from the chart's own executable content while it runs.
     pub fn with_data<R>(&self, f: impl FnOnce(&C::Data) -> R) -> R {
-        let r = f(&self.core().data);
-        if !self.inner.inbox.borrow().is_empty() {
-            self.drain();
-        }
-        r
+        self.loud(|| f(&self.core().data))
     }
 
     /// The value of the `<data>` item `id` as JSON ([`DataItem::get`](super::DataItem::get));
     /// `None` for an unknown id or a value that does not serialize.
     pub fn data_value(&self, id: &str) -> Option<Value> {
         let item = C::tables().data.iter().find(|d| d.id == id)?;
-        let core = self.core();
-        catch_unwind(AssertUnwindSafe(|| (item.get)(&core.data)))
-            .ok()?
-            .ok()
+        self.loud(|| {
+            let core = self.core();
+            catch_unwind(AssertUnwindSafe(|| (item.get)(&core.data)))
+                .ok()?
+                .ok()
+        })
     }
 
     /// Processes queued work until there is none, delivering notifications after each
@@ -644,10 +740,11 @@ impl<C: Chart> Machine<C> {
             return;
         }
         shared.processing.set(true);
+        shared.quiet.set(false);
         let _guard = ProcessingGuard(&shared.processing);
         loop {
             let progressed = {
-                let Ok(mut core) = shared.core.try_borrow_mut() else {
+                let Ok(mut core) = self.core_mut() else {
                     // Only when a `with_data` closure is running; it drains afterwards.
                     return;
                 };
@@ -675,6 +772,30 @@ impl<C: Chart> Machine<C> {
                 break;
             }
         }
+        shared.quiet.set(self.is_quiet());
+    }
+
+    /// Whether the machine, after processing, can take the quiet path of
+    /// [`submit_event`](Machine::submit_event) (see `Shared::quiet`).
+    fn is_quiet(&self) -> bool {
+        let shared = &*self.inner;
+        if shared.advance_target.get().is_some() || !shared.inbox.borrow().is_empty() {
+            return false;
+        }
+        {
+            let obs = shared.observers.borrow();
+            if obs.states.iter().any(|(_, s)| s.is_live())
+                || obs.events.iter().any(|(_, s)| s.is_live())
+            {
+                return false;
+            }
+        }
+        let Ok(Some((cells, row))) = self.core_mut().map(|mut core| core.prepare_quiet()) else {
+            return false;
+        };
+        shared.quiet_cells.set(cells);
+        shared.quiet_row.set(row);
+        true
     }
 
     /// Does one unit of work: start, one external event, one due timer, or finishing a time
@@ -721,7 +842,9 @@ impl<C: Chart> Machine<C> {
     fn deliver(&self) -> bool {
         let shared = &*self.inner;
         let mut batch = std::mem::take(&mut *shared.spare.borrow_mut());
-        std::mem::swap(&mut shared.core.borrow_mut().outbox, &mut batch);
+        if let Ok(mut core) = self.core_mut() {
+            std::mem::swap(&mut core.outbox, &mut batch);
+        }
         if batch.is_empty() {
             *shared.spare.borrow_mut() = batch;
             return false;

@@ -23,7 +23,7 @@ mod time;
 pub use context::{Context, SendRequest};
 pub use error::{ErrorSite, ExecError, InitError, RuntimeError};
 pub use event::{descriptor_matches, normalize_descriptor, Event, EventKind};
-pub use fast_path::FastPathCache;
+pub use fast_path::{event_names, FastPathCache};
 pub use foreach::{foreach_items, ForeachArray};
 pub use invoke::{check_invoke_type, selector_text, spawn, InvokeStart, Session};
 pub use machine::{Connection, Machine, WeakMachine};

@@ -275,6 +275,10 @@ pub struct Tables<D: 'static> {
     /// inside a state gets its value only when that state is first entered, before its
     /// `<onentry>`. With early binding (the default) all values are assigned at start.
     pub late_binding: bool,
+    /// The event descriptors of the chart's transitions, `*` excluded, sorted, each once:
+    /// the names whose macrosteps can be precomputed ([`Chart::event_index`] numbers them).
+    /// Empty: nothing is precomputed.
+    pub event_names: &'static [&'static str],
     /// The chart's precomputed macrosteps, filled on first use (generated code writes
     /// `FastPathCache::new()`).
     pub fast_path: super::FastPathCache,
@@ -295,4 +299,11 @@ pub trait Chart: 'static {
     fn state(index: StateIndex) -> Option<Self::State>;
     /// The state index of an enum variant.
     fn index(state: Self::State) -> StateIndex;
+    /// The position of the event name `name` in [`Tables::event_names`], `None` when the
+    /// chart's transitions do not name it exactly. Generated charts answer with a `match`
+    /// compiled from the chart; this default searches the table.
+    #[inline]
+    fn event_index(name: &str) -> Option<usize> {
+        Self::tables().event_names.binary_search(&name).ok()
+    }
 }
