@@ -4,7 +4,8 @@
 //!
 //! The run fails when a test fails that is not in `EXPECTED_FAILURES`, or when a test listed
 //! there passes (so that the list stays true). Arguments that are not flags filter by test
-//! name: `cargo test -p scxml-w3c-tests --test w3c -- test144 test2`.
+//! name: `cargo test -p scxml-w3c-tests --test w3c -- test144 test2`. A folder chosen with
+//! `SCXML_W3C_DIR` that does not exist or holds no test fails the run.
 
 use scxml_scion_tests::run_isolated;
 use scxml_w3c_tests::{
@@ -31,6 +32,15 @@ fn main() -> ExitCode {
     if !W3C_DIR_FOUND {
         println!("W3C tests skipped: folder {W3C_DIR} not found (set SCXML_W3C_DIR)");
         return ExitCode::SUCCESS;
+    }
+    if CASES.is_empty() {
+        // A folder without tests is most likely the wrong folder (the parent of `w3c`, say).
+        println!("no txml/test*.txml (nor test*.txml) in {W3C_DIR}: nothing to run");
+        return if W3C_DIR_EXPLICIT {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        };
     }
     let filters: Vec<String> = std::env::args()
         .skip(1)
