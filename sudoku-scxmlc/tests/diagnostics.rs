@@ -340,3 +340,16 @@ fn unsupported_send_targets_warn() {
         "{all}"
     );
 }
+
+#[test]
+fn send_with_both_event_and_eventexpr_is_one_error() {
+    let chart = format!(
+        "{HEAD} datamodel=\"rust\">\n  <state id=\"a\">\n    <onentry><send event=\"e\" eventexpr=\"String::from(&quot;e&quot;)\"/></onentry>\n  </state>\n</scxml>\n"
+    );
+    let errors = errors(&chart);
+    assert!(
+        errors.contains("bad.scxml:3:30: error: `<send>` has both `event` and `eventexpr`"),
+        "{errors}"
+    );
+    assert!(errors.ends_with("could not compile `bad.scxml`: 1 error"), "{errors}");
+}

@@ -461,7 +461,10 @@ impl<'a> Validator<'a> {
             );
         }
         if event.is_none() && content.is_none() {
-            self.error(e.span, "`<send>` needs `event`, `eventexpr` or `<content>`");
+            // Both `event` and `eventexpr` was reported by `value_pair` already.
+            if e.attr("event").is_none() && e.attr("eventexpr").is_none() {
+                self.error(e.span, "`<send>` needs `event`, `eventexpr` or `<content>`");
+            }
             return None;
         }
         Some(Send {
