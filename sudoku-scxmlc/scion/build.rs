@@ -94,6 +94,14 @@ fn main() {
         .out_dir(&out_dir)
         .compile(manifest_dir.join("../tests/golden/features.scxml"))
         .unwrap();
+    // The same chart with `State` as a newtype, as charts over `Config::state_enum_limit`
+    // states get it (tests/state_newtype.rs).
+    sudoku_scxmlc::Config::new()
+        .out_dir(&out_dir)
+        .file_name("features_newtype.rs")
+        .state_enum_limit(0)
+        .compile(manifest_dir.join("../tests/golden/features.scxml"))
+        .unwrap();
 }
 
 fn env(name: &str) -> String {

@@ -17,6 +17,9 @@ pub fn compile(chart: impl AsRef<Path>) -> Result<PathBuf, Error> {
     Config::new().compile(chart)
 }
 
+/// The default of [`Config::state_enum_limit`].
+pub const DEFAULT_STATE_ENUM_LIMIT: usize = 4096;
+
 /// Options for compiling a chart. Every method is named for its effect and returns `&mut Self`.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -27,6 +30,7 @@ pub struct Config {
     verbatim_state_names: bool,
     print_warnings: bool,
     invocable: Vec<(String, PathBuf)>,
+    state_enum_limit: usize,
 }
 
 impl Default for Config {
@@ -39,6 +43,7 @@ impl Default for Config {
             verbatim_state_names: false,
             print_warnings: true,
             invocable: Vec::new(),
+            state_enum_limit: DEFAULT_STATE_ENUM_LIMIT,
         }
     }
 }
@@ -85,6 +90,18 @@ impl Config {
     /// For charts whose ids differ only in case. Other ids are mangled as usual.
     pub fn verbatim_state_names(&mut self, verbatim: bool) -> &mut Self {
         self.verbatim_state_names = verbatim;
+        self
+    }
+
+    /// Charts with more than `n` states (history states not counted; default
+    /// [`DEFAULT_STATE_ENUM_LIMIT`], 4,096) get `State` as a newtype over the state index
+    /// with one associated constant per state, named like the enum variants of a smaller
+    /// chart (`State::Idle` either way; a `match` on them needs a `_` arm), instead of an
+    /// enum. rustc resolves each mention of an enum variant in time proportional to the
+    /// variant's position, so an enum's cost grows with the square of its size: uSCXML's
+    /// LCCA.256 (65,538 states) did not compile in 20 minutes as an enum.
+    pub fn state_enum_limit(&mut self, n: usize) -> &mut Self {
+        self.state_enum_limit = n;
         self
     }
 
@@ -203,7 +220,7 @@ impl Config {
         let included_files = chart.included_files.clone();
         let plan = plan::plan(chart, self.type_name.as_deref(), self.verbatim_state_names)
             .map_err(fail)?;
-        let code = emit::emit(&plan, &runtime);
+        let code = emit::emit(&plan, &runtime, self.state_enum_limit);
         Ok(Generated {
             code,
             warnings,

@@ -109,4 +109,4 @@ mod plan;
 mod validate;
 
 #[cfg(feature = "compiler")]
-pub use config::{compile, dot, read_chart, Config, Error, Generated};
+pub use config::{compile, dot, read_chart, Config, Error, Generated, DEFAULT_STATE_ENUM_LIMIT};

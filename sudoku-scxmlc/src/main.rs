@@ -28,6 +28,10 @@ enum Command {
         /// The path generated code uses for the runtime.
         #[arg(long, default_value = "::sudoku_scxmlc::runtime")]
         runtime_path: String,
+        /// Charts with more states than this get `State` as a newtype with one constant per
+        /// state instead of an enum (rustc's time for an enum grows with its size squared).
+        #[arg(long, default_value_t = sudoku_scxmlc::DEFAULT_STATE_ENUM_LIMIT)]
+        state_enum_limit: usize,
     },
     /// Checks charts and prints every diagnostic; exits 1 if any chart has an error.
     Check {
@@ -63,10 +67,13 @@ fn run(command: Command) -> Result<(), String> {
             output,
             type_name,
             runtime_path,
+            state_enum_limit,
         } => {
             let text = read(&chart)?;
             let mut config = sudoku_scxmlc::Config::new();
-            config.runtime_path(runtime_path);
+            config
+                .runtime_path(runtime_path)
+                .state_enum_limit(state_enum_limit);
             if let Some(name) = type_name {
                 config.type_name(name);
             }

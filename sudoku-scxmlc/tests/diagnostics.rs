@@ -351,5 +351,8 @@ fn send_with_both_event_and_eventexpr_is_one_error() {
         errors.contains("bad.scxml:3:30: error: `<send>` has both `event` and `eventexpr`"),
         "{errors}"
     );
-    assert!(errors.ends_with("could not compile `bad.scxml`: 1 error"), "{errors}");
+    assert!(
+        errors.ends_with("could not compile `bad.scxml`: 1 error"),
+        "{errors}"
+    );
 }

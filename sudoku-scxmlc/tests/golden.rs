@@ -13,3 +13,14 @@ fn features_chart() {
     assert!(generated.warnings.is_empty(), "{:?}", generated.warnings);
     insta::assert_snapshot!("features", generated.code);
 }
+
+#[test]
+fn features_chart_with_a_newtype_state() {
+    let path = Path::new("tests/golden/features.scxml");
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    let generated = sudoku_scxmlc::Config::new()
+        .state_enum_limit(0)
+        .generate(path, &text)
+        .unwrap();
+    insta::assert_snapshot!("features_newtype", generated.code);
+}

@@ -58,11 +58,17 @@ pub(crate) struct Emitter<'a> {
     comments: Vec<String>,
     /// Pre-formatted table rows, put in place of `__scxml_table!(k)` after formatting.
     tables: Vec<Vec<String>>,
+    /// `State` is a newtype with a constant per state rather than an enum
+    /// ([`Config::state_enum_limit`](crate::Config::state_enum_limit)).
+    state_newtype: bool,
+    /// The limit that decided `state_newtype`.
+    state_enum_limit: usize,
 }
 
 /// Emits the formatted Rust source of a planned chart. `runtime` is the path generated code
-/// uses for the runtime, normally `::sudoku_scxmlc::runtime`.
-pub fn emit(plan: &Plan, runtime: &syn::Path) -> String {
+/// uses for the runtime, normally `::sudoku_scxmlc::runtime`; a chart with more than
+/// `state_enum_limit` states gets a newtype `State` instead of an enum.
+pub fn emit(plan: &Plan, runtime: &syn::Path, state_enum_limit: usize) -> String {
     let file_name = std::path::Path::new(&plan.chart.file)
         .file_name()
         .map_or(plan.chart.file.clone(), |f| {
@@ -81,6 +87,8 @@ pub fn emit(plan: &Plan, runtime: &syn::Path) -> String {
         file: file_name,
         comments: Vec::new(),
         tables: Vec::new(),
+        state_newtype: plan.variants.iter().flatten().count() > state_enum_limit,
+        state_enum_limit,
     };
     let tokens = e.file();
     let file: syn::File = match syn::parse2(tokens) {
@@ -127,7 +135,7 @@ pub fn emit(plan: &Plan, runtime: &syn::Path) -> String {
         out.push('\n');
     }
     for (child, info) in plan.children.iter().zip(&plan.chart.children) {
-        let code = emit(child, runtime);
+        let code = emit(child, runtime, state_enum_limit);
         let what = match &info.key {
             Some(key) => format!("selected at run time by the key `{key}`"),
             None => format!("invoked by the `<invoke>` at {}:{}", e.file, info.line),
@@ -245,9 +253,15 @@ impl Emitter<'_> {
             }
             let docs = doc(&text);
             let disc = num(i);
-            variants.push(quote!(#docs #v = #disc,));
-            all.push(quote!(State::#v));
-            ids.push((s.id.clone(), quote!(State::#v)));
+            if self.state_newtype {
+                variants.push(quote!(#docs pub const #v: State = State(#disc);));
+                all.push(quote!(State(#disc)));
+                ids.push((s.id.clone(), quote!(State(#disc))));
+            } else {
+                variants.push(quote!(#docs #v = #disc,));
+                all.push(quote!(State::#v));
+                ids.push((s.id.clone(), quote!(State::#v)));
+            }
         }
         ids.sort_by(|a, b| a.0.cmp(&b.0));
         let n = num(all.len());
@@ -256,27 +270,59 @@ impl Emitter<'_> {
             " The states of `{}` in document order (history states excluded).",
             self.file
         );
-        quote! {
-            #[doc = #doc]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-            #[repr(u32)]
-            #[allow(non_camel_case_types, reason = "variants may keep the chart's state ids verbatim")]
-            pub enum State { #(#variants)* }
+        let helpers = quote! {
+            /// Every state, in document order.
+            pub const ALL: [State; #n] = [#(#all),*];
+            /// The state's `id` in the chart.
+            pub fn id(self) -> &'static str {
+                __scxml::STATES[self.index()].id
+            }
+            /// The state with this `id`, if the chart has one.
+            pub fn from_id(id: &str) -> ::core::option::Option<State> {
+                const BY_ID: [(&str, State); #n] = [#(#sorted_ids),*];
+                BY_ID.binary_search_by(|(k, _)| (*k).cmp(id)).ok().map(|i| BY_ID[i].1)
+            }
+        };
+        let declaration = if self.state_newtype {
+            let newtype_doc = self::doc(&format!(
+                "The states of `{}` in document order (history states excluded): one constant per state, named like the variants of a smaller chart's `State` enum, over the state's index in the chart's tables.\n\nA newtype rather than an enum: the chart has {} states, more than the {} of `Config::state_enum_limit`, and rustc's time for an enum grows with the square of its variant count.",
+                self.file,
+                all.len(),
+                self.state_enum_limit
+            ));
+            quote! {
+                #newtype_doc
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                pub struct State(u32);
 
-            #[allow(dead_code, reason = "helpers offered whether or not the program uses them")]
-            impl State {
-                /// Every state, in document order.
-                pub const ALL: [State; #n] = [#(#all),*];
-                /// The state's `id` in the chart.
-                pub fn id(self) -> &'static str {
-                    __scxml::STATES[self as usize].id
-                }
-                /// The state with this `id`, if the chart has one.
-                pub fn from_id(id: &str) -> ::core::option::Option<State> {
-                    const BY_ID: [(&str, State); #n] = [#(#sorted_ids),*];
-                    BY_ID.binary_search_by(|(k, _)| (*k).cmp(id)).ok().map(|i| BY_ID[i].1)
+                #[allow(dead_code, non_upper_case_globals, reason = "helpers offered whether or not the program uses them; constants keep the spelling of enum variants")]
+                impl State {
+                    #(#variants)*
+                    #helpers
+                    fn index(self) -> usize {
+                        self.0 as usize
+                    }
                 }
             }
+        } else {
+            quote! {
+                #[doc = #doc]
+                #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                #[repr(u32)]
+                #[allow(non_camel_case_types, reason = "variants may keep the chart's state ids verbatim")]
+                pub enum State { #(#variants)* }
+
+                #[allow(dead_code, reason = "helpers offered whether or not the program uses them")]
+                impl State {
+                    #helpers
+                    fn index(self) -> usize {
+                        self as usize
+                    }
+                }
+            }
+        };
+        quote! {
+            #declaration
 
             impl ::core::fmt::Display for State {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -289,7 +335,7 @@ impl Emitter<'_> {
             impl ::core::fmt::Debug for State {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     const NAMES: [&str; #n_names] = [#(#names),*];
-                    f.write_str(NAMES[*self as usize])
+                    f.write_str(NAMES[self.index()])
                 }
             }
         }
@@ -332,6 +378,14 @@ impl Emitter<'_> {
         // few word compares. Beyond `MATCHED_EVENT_NAMES` names the default binary search
         // keeps rustc's work small.
         let names = event_names(self.plan);
+        let state_of_index = if self.state_newtype {
+            quote! {
+                let info = __scxml::STATES.get(index as usize)?;
+                (index != 0 && !info.kind.is_history()).then_some(State(index))
+            }
+        } else {
+            quote!(__scxml::STATE_OF.get(index as usize).copied().flatten())
+        };
         let event_index = (!names.is_empty() && names.len() <= MATCHED_EVENT_NAMES).then(|| {
             let arms = names.iter().enumerate().map(|(i, n)| {
                 let i = num(i);
@@ -365,10 +419,10 @@ impl Emitter<'_> {
                     #new_data
                 }
                 fn state(index: #rt::StateIndex) -> ::core::option::Option<State> {
-                    __scxml::STATE_OF.get(index as usize).copied().flatten()
+                    #state_of_index
                 }
                 fn index(state: State) -> #rt::StateIndex {
-                    state as #rt::StateIndex
+                    state.index() as #rt::StateIndex
                 }
                 #event_index
             }
@@ -449,6 +503,12 @@ impl Emitter<'_> {
                 quote!(::core::option::Option::Some(State::#v))
             }
             None => quote!(::core::option::Option::None),
+        });
+        let state_of_table = (!self.state_newtype).then(|| {
+            quote! {
+                /// The `State` variant of each state index.
+                pub(super) static STATE_OF: [::core::option::Option<State>; #n_states] = [#(#state_of),*];
+            }
         });
 
         let mut transition_rows = Vec::with_capacity(plan.chart.transitions.len());
@@ -601,6 +661,7 @@ impl Emitter<'_> {
             #[doc(hidden)]
             #[allow(
                 non_snake_case,
+                unused_imports,
                 unused_variables,
                 unreachable_code,
                 clippy::all,
@@ -628,8 +689,7 @@ impl Emitter<'_> {
                 /// The event names of the transitions, sorted (`Chart::event_index` numbers them).
                 static EVENT_NAMES: [&str; #n_event_names] = [#(#event_names),*];
 
-                /// The `State` variant of each state index.
-                pub(super) static STATE_OF: [::core::option::Option<State>; #n_states] = [#(#state_of),*];
+                #state_of_table
 
                 use #rt::{Domain as __D, StateInfo as __S, StateKind as __K, TransitionInfo as __T, NO_STATE as __NO_STATE};
                 use ::core::option::Option as __O;
