@@ -229,6 +229,17 @@ impl Config {
     }
 }
 
+/// The plan of a chart that must be valid, for unit tests of the later stages.
+#[cfg(test)]
+pub(crate) fn plan_for_tests(text: &str) -> plan::Plan {
+    let path = Path::new("test.scxml");
+    let document = parse::parse(text).expect("the chart parses");
+    let (chart, diagnostics) =
+        validate::validate(&document, &SourceFile::new(path, text), None, &[]);
+    let chart = chart.unwrap_or_else(|| panic!("the chart is valid: {diagnostics:?}"));
+    plan::plan(chart, None, false).unwrap_or_else(|d| panic!("the chart plans: {d:?}"))
+}
+
 /// Reads a chart file as UTF-8 text.
 ///
 /// # Errors

@@ -24,3 +24,12 @@ fn features_chart_with_a_newtype_state() {
         .unwrap();
     insta::assert_snapshot!("features_newtype", generated.code);
 }
+
+#[test]
+fn lamp_chart_with_precomputed_steps() {
+    let path = Path::new("tests/golden/lamp.scxml");
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    let generated = sudoku_scxmlc::Config::new().generate(path, &text).unwrap();
+    assert!(generated.warnings.is_empty(), "{:?}", generated.warnings);
+    insta::assert_snapshot!("lamp", generated.code);
+}

@@ -278,6 +278,7 @@ pub type WalkFn = fn(&[u16]) -> Result<(), String>;
 /// The first illegal configuration, or the first difference between the two machines, with
 /// the events that led to it.
 pub fn walk<C: Chart>(picks: &[u16]) -> Result<(), String> {
+    sudoku_scxmlc::runtime::check_quiet_steps::<C>()?;
     let mut alphabet: Vec<&'static str> = C::tables()
         .transitions
         .iter()

@@ -11,6 +11,8 @@
 //!   executable content, `<donedata>` and `<data>`; each says which chart line it came from.
 
 mod exec;
+mod quiet;
+mod rows;
 
 use crate::plan::Plan;
 use crate::runtime::{Domain, StateKind};
@@ -355,7 +357,7 @@ impl Emitter<'_> {
         }
     }
 
-    fn machine(&self) -> TokenStream {
+    fn machine(&mut self) -> TokenStream {
         let rt = &self.rt;
         let name = format_ident!("{}", self.plan.type_name);
         let chart = format_ident!("{}Chart", self.plan.type_name);
@@ -377,6 +379,34 @@ impl Emitter<'_> {
         // The event names numbered at build time: a `match` compiles to a length switch and a
         // few word compares. Beyond `MATCHED_EVENT_NAMES` names the default binary search
         // keeps rustc's work small.
+        let steps = quiet::quiet_steps(self.plan).filter(|steps| !steps.is_empty());
+        let quiet_step = steps.map(|steps| {
+            let arms: Vec<TokenStream> = steps
+                .into_iter()
+                .map(|step| {
+                    let k = num(self.comments.len());
+                    self.comments.push(step.what);
+                    let cell = num(step.cell);
+                    let next = num(step.next_row);
+                    quote! {
+                        #cell => {
+                            __scxml_comment!(#k);
+                            ::core::option::Option::Some(#next)
+                        }
+                    }
+                })
+                .collect();
+            quote! {
+                const QUIET_STEPS: bool = true;
+                #[inline]
+                fn quiet_step(cell: usize) -> ::core::option::Option<u32> {
+                    match cell {
+                        #(#arms)*
+                        _ => ::core::option::Option::None,
+                    }
+                }
+            }
+        });
         let names = event_names(self.plan);
         let state_of_index = if self.state_newtype {
             quote! {
@@ -425,6 +455,7 @@ impl Emitter<'_> {
                     state.index() as #rt::StateIndex
                 }
                 #event_index
+                #quiet_step
             }
         }
     }
@@ -460,13 +491,10 @@ impl Emitter<'_> {
         };
         let mut state_rows = Vec::with_capacity(plan.chart.states.len());
         for (i, s) in plan.chart.states.iter().enumerate() {
-            let history: Vec<usize> = s
-                .children
-                .iter()
-                .copied()
-                .filter(|&c| plan.chart.states[c].kind.is_history())
-                .collect();
-            let parent = s.parent.map_or("__NO_STATE".to_owned(), |p| p.to_string());
+            let row = rows::state(plan, i);
+            let parent = row
+                .parent
+                .map_or("__NO_STATE".to_owned(), |p| p.to_string());
             let element = match s.kind {
                 StateKind::Root => "scxml",
                 StateKind::Parallel => "parallel",
@@ -481,17 +509,17 @@ impl Emitter<'_> {
             };
             state_rows.push(format!(
                 "__S::row({:?}, __K::{:?}, {parent}, {}, {}, {}, {}, {}, {}, {}, {}, {}), // {i}: {what} at {}:{}",
-                s.id,
-                s.kind,
-                plan.descendants_end[i],
-                list(&s.children),
-                option(s.initial),
-                list(&s.transitions),
-                list(&plan.onentry[i]),
-                list(&plan.onexit[i]),
-                option(plan.state_done_data[i]),
-                list(&history),
-                s.line,
+                row.id,
+                row.kind,
+                row.descendants_end,
+                list(row.children),
+                option(row.initial),
+                list(row.transitions),
+                list(row.onentry),
+                list(row.onexit),
+                option(row.donedata),
+                list(&row.history),
+                row.line,
                 self.file,
                 s.line,
             ));
@@ -513,7 +541,8 @@ impl Emitter<'_> {
 
         let mut transition_rows = Vec::with_capacity(plan.chart.transitions.len());
         for (i, t) in plan.chart.transitions.iter().enumerate() {
-            let domain = match plan.domains[i] {
+            let row = rows::transition(plan, i);
+            let domain = match row.domain {
                 Domain::Targetless => "__D::Targetless".to_owned(),
                 Domain::Dynamic => "__D::Dynamic".to_owned(),
                 Domain::Static(d) => format!("__D::Static({d})"),
@@ -541,17 +570,17 @@ impl Emitter<'_> {
             };
             transition_rows.push(format!(
                 "__T::row({}, {}, {}, {}, {}, {}, {domain}, {}), // {i}: {what} of {}{to} at {}:{}",
-                t.source,
-                if t.events.is_empty() {
+                row.source,
+                if row.events.is_empty() {
                     "__NO_EVENTS".to_owned()
                 } else {
-                    format!("&{:?}", t.events)
+                    format!("&{:?}", row.events)
                 },
-                option(plan.transition_cond[i]),
-                list(&t.targets),
-                t.internal,
-                option(plan.transition_block[i]),
-                t.line,
+                option(row.cond),
+                list(row.targets),
+                row.internal,
+                option(row.content),
+                row.line,
                 src_state.id,
                 self.file,
                 t.line,

@@ -20,7 +20,7 @@
 
 use super::interpreter::{EntrySets, Shape};
 use super::state_set::StateSet;
-use super::{descriptor_matches, Domain, StateIndex, StateKind, Tables};
+use super::{descriptor_matches, Chart, Domain, StateIndex, StateKind, Tables};
 use std::sync::OnceLock;
 
 /// At most this many (state, event name) cells are precomputed per chart (32 bytes each); a
@@ -76,6 +76,37 @@ impl Step {
     }
 }
 
+/// Checks that a chart's generated [`Chart::quiet_step`] gives exactly the cells the
+/// runtime precomputes from its tables (every cell, and `None` past the last). For tests of
+/// the generator; a chart without generated steps passes.
+///
+/// # Errors
+/// The first cell where they differ.
+pub fn check_quiet_steps<C: Chart>() -> Result<(), String> {
+    if !C::QUIET_STEPS {
+        return Ok(());
+    }
+    let tables = C::tables();
+    let Some(fast) = tables.fast_path.get(tables) else {
+        return Err(format!(
+            "{}: generated quiet steps, but the runtime precomputes no macrosteps",
+            tables.name
+        ));
+    };
+    let cells = fast.quiet_cells();
+    for cell in 0..cells.len() + tables.event_names.len() + 1 {
+        let runtime = cells.get(cell).copied().filter(|&r| r != QUIET_SLOW);
+        let generated = C::quiet_step(cell);
+        if runtime != generated {
+            return Err(format!(
+                "{}: cell {cell}: the generated quiet step gives {generated:?}, the runtime {runtime:?}",
+                tables.name
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The event names a chart's precomputed macrosteps are looked up by: every event descriptor
 /// of its transitions except `*`, sorted, each once. Generated [`Tables::event_names`] hold
 /// this list.
@@ -117,7 +148,7 @@ impl FastPath {
     /// The cells for a machine nobody observes, indexed like the steps
     /// (`state * names.len() + name`): the [`row`](Self::row) of the atomic state active
     /// after the macrostep, or [`QUIET_SLOW`].
-    pub(crate) fn quiet_cells(&'static self) -> &'static [u32] {
+    pub(crate) fn quiet_cells(&self) -> &[u32] {
         &self.quiet
     }
 
@@ -136,7 +167,7 @@ impl FastPath {
         self.names.get(i).copied()
     }
 
-    fn build<D>(tables: &Tables<D>) -> Option<FastPath> {
+    pub(crate) fn build<D>(tables: &Tables<D>) -> Option<FastPath> {
         let states = tables.states;
         if !tables.invokes.is_empty() || states.iter().any(|s| s.kind == StateKind::Parallel) {
             return None;

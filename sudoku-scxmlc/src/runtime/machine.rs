@@ -487,18 +487,20 @@ impl<C: Chart> Machine<C> {
             // Nobody observes and nothing waits: the precomputed macrostep moves the atomic
             // state, and the interpreter catches up when it is next used.
             if let Some(index) = C::event_index(name) {
-                let row = shared
-                    .quiet_cells
-                    .get()
-                    .get(shared.quiet_row.get() as usize + index);
-                if let Some(&row) = row {
-                    if row != QUIET_SLOW {
-                        shared.quiet_row.set(row);
-                        shared.quiet_event.set(index as u32);
-                        // `Null` owns nothing; forgetting it spares a call to its destructor.
-                        std::mem::forget(data);
-                        return;
-                    }
+                let cell = shared.quiet_row.get() as usize + index;
+                let row = if C::QUIET_STEPS {
+                    // Generated code: a branch per cell instead of a load chained to the
+                    // last event's.
+                    C::quiet_step(cell)
+                } else {
+                    shared.quiet_cells.get().get(cell).copied()
+                };
+                if let Some(row) = row.filter(|&r| r != QUIET_SLOW) {
+                    shared.quiet_row.set(row);
+                    shared.quiet_event.set(index as u32);
+                    // `Null` owns nothing; forgetting it spares a call to its destructor.
+                    std::mem::forget(data);
+                    return;
                 }
             }
         }

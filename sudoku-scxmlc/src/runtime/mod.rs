@@ -10,7 +10,7 @@
 mod context;
 mod error;
 mod event;
-mod fast_path;
+pub(crate) mod fast_path;
 mod foreach;
 mod interpreter;
 mod invoke;
@@ -23,7 +23,7 @@ mod time;
 pub use context::{Context, SendRequest};
 pub use error::{ErrorSite, ExecError, InitError, RuntimeError};
 pub use event::{descriptor_matches, normalize_descriptor, Event, EventKind};
-pub use fast_path::{event_names, FastPathCache};
+pub use fast_path::{check_quiet_steps, event_names, FastPathCache};
 pub use foreach::{foreach_items, ForeachArray};
 pub use invoke::{check_invoke_type, selector_text, spawn, InvokeStart, Session};
 pub use machine::{Connection, Machine, WeakMachine};

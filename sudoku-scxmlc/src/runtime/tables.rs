@@ -306,4 +306,18 @@ pub trait Chart: 'static {
     fn event_index(name: &str) -> Option<usize> {
         Self::tables().event_names.binary_search(&name).ok()
     }
+    /// Whether [`quiet_step`](Chart::quiet_step) is implemented: generated charts of at most
+    /// 1,024 (state, event name) cells precompute their macrosteps at build time.
+    const QUIET_STEPS: bool = false;
+    /// For a machine nobody observes: the macrostep of the event name `cell %
+    /// event_names.len()` while the atomic state `cell / event_names.len()` is active, as
+    /// that state's first cell (`state * event_names.len()`) of the atomic state active
+    /// afterwards; `None` when the interpreter must run. Generated as a `match` when
+    /// [`QUIET_STEPS`](Chart::QUIET_STEPS) (the same cells the runtime computes on first use
+    /// otherwise, see `check_quiet_steps`).
+    #[inline]
+    fn quiet_step(cell: usize) -> Option<u32> {
+        let _ = cell;
+        None
+    }
 }

@@ -1,0 +1,178 @@
+//! Macrosteps precomputed at build time for an unobserved machine: the generated
+//! `Chart::quiet_step`, a `match` from (atomic state, event name) cell to the atomic state
+//! active afterwards, for charts of at most [`QUIET_STEP_LIMIT`] cells.
+//!
+//! The cells are the runtime's own ([`FastPath`](crate::runtime) of `runtime/fast_path.rs`),
+//! computed here on the chart's table rows ([`super::rows`]) exactly as the running machine
+//! computes them on the generated tables. As code rather than a table, each step is a
+//! predictable branch and a constant: a toggle event costs the unobserved machine about what
+//! a hand-written `match` costs, where a table look-up would chain each event's load to the
+//! previous one.
+
+use super::rows;
+use crate::plan::Plan;
+use crate::runtime::fast_path::{FastPath, QUIET_SLOW};
+use crate::runtime::{DataItem, FastPathCache, StateInfo, Tables, TransitionInfo, NO_STATE};
+use serde_json::Value;
+
+/// Charts with at most this many (state, event name) cells get a generated `quiet_step`;
+/// larger ones look their steps up in the runtime's table.
+pub(super) const QUIET_STEP_LIMIT: usize = 1024;
+
+/// One precomputed cell of the unobserved machine.
+pub(super) struct QuietStep {
+    /// `state * event_names.len() + event name`.
+    pub(super) cell: usize,
+    /// `state * event_names.len()` of the atomic state active afterwards.
+    pub(super) next_row: u32,
+    /// "`state` + `event` -> `state`", for the generated comment.
+    pub(super) what: String,
+}
+
+/// The chart's precomputed cells (those the running machine would also precompute); `None`
+/// when it has none or more than [`QUIET_STEP_LIMIT`] cells.
+///
+/// The runtime's tables are `'static`, so the rows built here are leaked: at most
+/// [`QUIET_STEP_LIMIT`] cells' worth of states and transitions per compiled chart.
+pub(super) fn quiet_steps(plan: &Plan) -> Option<Vec<QuietStep>> {
+    let names = super::event_names(plan);
+    let states = &plan.chart.states;
+    if names.is_empty()
+        || !plan.chart.invokes.is_empty()
+        || states.len().saturating_mul(names.len()) > QUIET_STEP_LIMIT
+    {
+        return None;
+    }
+    let index = |i: usize| -> Option<u32> { u32::try_from(i).ok() };
+    let list = |v: &[usize]| -> Option<&'static [u32]> {
+        let v: Option<Vec<u32>> = v.iter().map(|&i| index(i)).collect();
+        Some(Box::leak(v?.into_boxed_slice()))
+    };
+    let text = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+    let mut state_infos = Vec::with_capacity(states.len());
+    for i in 0..states.len() {
+        let r = rows::state(plan, i);
+        state_infos.push(StateInfo::row(
+            text(r.id),
+            r.kind,
+            r.parent.map_or(Some(NO_STATE), index)?,
+            index(r.descendants_end)?,
+            list(r.children)?,
+            r.initial.map(index).unwrap_or(None),
+            list(r.transitions)?,
+            list(r.onentry)?,
+            list(r.onexit)?,
+            r.donedata.map(index).unwrap_or(None),
+            list(&r.history)?,
+            r.line,
+        ));
+    }
+    let mut transition_infos = Vec::with_capacity(plan.chart.transitions.len());
+    for i in 0..plan.chart.transitions.len() {
+        let r = rows::transition(plan, i);
+        let events: Vec<&'static str> = r.events.iter().map(|e| text(e)).collect();
+        transition_infos.push(TransitionInfo::row(
+            index(r.source)?,
+            Box::leak(events.into_boxed_slice()),
+            r.cond.map(index).unwrap_or(None),
+            list(r.targets)?,
+            r.internal,
+            r.content.map(index).unwrap_or(None),
+            r.domain,
+            r.line,
+        ));
+    }
+    // Late binding makes entering a state with `<data>` run code: only the states matter.
+    let data: Vec<DataItem<()>> = plan
+        .chart
+        .data
+        .iter()
+        .map(|d| {
+            Some(DataItem {
+                id: "",
+                state: index(d.state)?,
+                line: d.line,
+                init: |_, _| Ok(()),
+                set: |_, _| Ok(()),
+                get: |_| Ok(Value::Null),
+            })
+        })
+        .collect::<Option<_>>()?;
+    let event_names: Vec<&'static str> = names.iter().map(|n| text(n)).collect();
+    let tables = Tables::<()> {
+        name: "",
+        file: "",
+        states: Box::leak(state_infos.into_boxed_slice()),
+        transitions: Box::leak(transition_infos.into_boxed_slice()),
+        conditions: &[],
+        blocks: &[],
+        done_data: &[],
+        data: Box::leak(data.into_boxed_slice()),
+        script: None,
+        invokes: &[],
+        late_binding: plan.chart.late_binding,
+        event_names: Box::leak(event_names.into_boxed_slice()),
+        fast_path: FastPathCache::new(),
+    };
+    let fast = FastPath::build(&tables)?;
+    let n = names.len();
+    let id = |row: usize| -> &str { states.get(row / n).map_or("?", |s| s.id.as_str()) };
+    Some(
+        fast.quiet_cells()
+            .iter()
+            .enumerate()
+            .filter(|(_, &next)| next != QUIET_SLOW)
+            .map(|(cell, &next_row)| QuietStep {
+                cell,
+                next_row,
+                what: format!(
+                    "`{}` + `{}` -> `{}`",
+                    id(cell),
+                    names[cell % n],
+                    id(next_row as usize)
+                ),
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_states_of_a_chart_without_parallel_states_get_their_steps() {
+        let chart = r#"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="off">
+            <state id="off"><transition event="toggle" target="on"/></state>
+            <state id="on"><transition event="toggle" target="off"/><transition event="stop" target="end"/></state>
+            <final id="end"/>
+        </scxml>"#;
+        let plan = crate::config::plan_for_tests(chart);
+        let steps = quiet_steps(&plan).expect("precomputed");
+        let described: Vec<(usize, u32, &str)> = steps
+            .iter()
+            .map(|s| (s.cell, s.next_row, s.what.as_str()))
+            .collect();
+        // Names: ["stop", "toggle"]; states: 0 root, 1 off, 2 on, 3 end. Entering `end` (a
+        // <final>) stops the machine: `on` + `stop` is not precomputed. `stop` in `off` does
+        // nothing, nor does any event in `end`.
+        assert_eq!(
+            described,
+            [
+                (2, 2, "`off` + `stop` -> `off`"),
+                (3, 4, "`off` + `toggle` -> `on`"),
+                (5, 2, "`on` + `toggle` -> `off`"),
+                (6, 6, "`end` + `stop` -> `end`"),
+                (7, 6, "`end` + `toggle` -> `end`"),
+            ]
+        );
+    }
+
+    #[test]
+    fn parallel_charts_have_none() {
+        let chart = r#"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+            <parallel id="p"><state id="a"><transition event="e" target="a"/></state><state id="b"/></parallel>
+        </scxml>"#;
+        assert!(quiet_steps(&crate::config::plan_for_tests(chart)).is_none());
+    }
+}
