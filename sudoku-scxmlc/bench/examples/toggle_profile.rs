@@ -1,6 +1,7 @@
 //! Events through one benchmark machine, for profilers and exact instruction counts:
 //! `valgrind --tool=callgrind target/release/examples/toggle_profile [MACHINE] [EVENTS]`, with
-//! MACHINE one of `toggle` (default), `deep-toggle`, `targetless`, `hand-written`, and EVENTS
+//! MACHINE one of `toggle` (default), `observed-toggle` (with a state observer),
+//! `deep-toggle`, `targetless`, `hand-written`, and EVENTS
 //! 100000 by default. Instructions per event = (count at N events - count at 0) / N.
 use scxml_bench::{deep_toggle, targetless, toggle, HandToggle};
 use std::hint::black_box;
@@ -19,6 +20,19 @@ fn main() {
                 m.submit_event(black_box(toggle::events::TOGGLE), ());
             }
             println!("on: {}", m.is_active(toggle::State::On));
+        }
+        "observed-toggle" => {
+            let m = toggle::Toggle::new();
+            let entries = std::rc::Rc::new(std::cell::Cell::new(0u64));
+            let counter = entries.clone();
+            m.connect_to_state(toggle::State::On, move |entered| {
+                counter.set(counter.get() + u64::from(entered));
+            });
+            m.start();
+            for _ in 0..events {
+                m.submit_event(black_box(toggle::events::TOGGLE), ());
+            }
+            println!("entries: {}", entries.get());
         }
         "deep-toggle" => {
             let m = deep_toggle::DeepToggle::new();
@@ -44,7 +58,10 @@ fn main() {
             println!("{:?}", black_box(m));
         }
         other => {
-            eprintln!("unknown machine `{other}`: toggle, deep-toggle, targetless or hand-written");
+            eprintln!(
+                "unknown machine `{other}`: toggle, observed-toggle, deep-toggle, targetless or \
+                 hand-written"
+            );
             std::process::exit(2);
         }
     }

@@ -276,6 +276,7 @@ impl<C: Chart> Machine<C> {
     pub fn restore(snapshot: &Snapshot) -> Result<Self, SnapshotError> {
         let machine = Machine::new();
         machine.inner.core.borrow_mut().restore(snapshot)?;
+        machine.inner.quiet.set(machine.is_quiet());
         Ok(machine)
     }
 
@@ -523,8 +524,11 @@ impl<C: Chart> Machine<C> {
                             core.record_events = obs.events.iter().any(|(_, s)| s.is_live());
                         }
                         core.run_fast_macrostep(step, index, name, data);
-                        if let Some((_, row)) = core.prepare_quiet() {
-                            shared.quiet_row.set(row);
+                        if shared.quiet.get() {
+                            // Quiet but for this event's data: keep the row in step.
+                            if let Some((_, row)) = core.prepare_quiet() {
+                                shared.quiet_row.set(row);
+                            }
                         }
                         let notify = !core.outbox.is_empty();
                         drop(core);
@@ -770,7 +774,7 @@ impl<C: Chart> Machine<C> {
             // Observers may have queued work; only a step that found nothing to do and
             // nothing to tell ends the loop.
             let told = self.deliver();
-            if !progressed && !told {
+            if !progressed && (!told || !self.has_work()) {
                 break;
             }
         }
@@ -798,6 +802,23 @@ impl<C: Chart> Machine<C> {
         shared.quiet_cells.set(cells);
         shared.quiet_row.set(row);
         true
+    }
+
+    /// Whether [`step`](Self::step) might find something to do: queued events, a requested
+    /// start or time advance, or invoked sessions.
+    fn has_work(&self) -> bool {
+        let shared = &*self.inner;
+        if !shared.inbox.borrow().is_empty() || shared.advance_target.get().is_some() {
+            return true;
+        }
+        match shared.core.try_borrow() {
+            Ok(core) => {
+                (!core.started && shared.start_requested.get())
+                    || !core.ctx.external.is_empty()
+                    || !core.ctx.children.is_empty()
+            }
+            Err(_) => true,
+        }
     }
 
     /// Does one unit of work: start, one external event, one due timer, or finishing a time
