@@ -5,8 +5,8 @@
 //! updates of the 81-row cell model. No Sudoku rule is decided here: whether a tap counts,
 //! what digit follows and whether the grid is solved is the chart's business.
 
-use std::cell::RefCell;
-use std::path::Path;
+use std::cell::{Cell, RefCell};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use serde_json::json;
@@ -16,6 +16,7 @@ use sudoku_machine::puzzle::Puzzle;
 use sudoku_machine::{events, State, Sudoku};
 use sudoku_scxmlc::runtime::Event;
 
+use crate::autosave::{self, SavedGame};
 use crate::open::{read_puzzle_file, OpenError};
 use crate::{AppWindow, CellData, Game};
 
@@ -105,31 +106,126 @@ impl Ui {
 ///
 /// If the machine rejects a grid as its initial `initState`, which a [`Grid`] always is.
 pub fn init(puzzles: Vec<Puzzle>) -> Result<Ui, slint::PlatformError> {
+    init_with_autosave(puzzles, None)
+}
+
+/// Like [`init`], keeping the game in progress in the file `autosave` (see
+/// [`crate::autosave`]): a game saved there is restored, with its puzzle selected in the
+/// chooser (added if it came from a file), instead of loading the first puzzle; and every
+/// change the machine shows (`updateGUI`) is saved. A save that cannot be restored is set
+/// aside with a message on standard error, and the game starts fresh.
+///
+/// # Errors
+///
+/// Fails when the platform cannot create the window.
+///
+/// # Panics
+///
+/// If the machine rejects a grid as its initial `initState`, which a [`Grid`] always is.
+pub fn init_with_autosave(
+    puzzles: Vec<Puzzle>,
+    autosave: Option<PathBuf>,
+) -> Result<Ui, slint::PlatformError> {
     let window = AppWindow::new()?;
-    let machine = Sudoku::new();
+    let restored = autosave.as_deref().and_then(restore);
+    let machine = restored
+        .as_ref()
+        .map_or_else(Sudoku::new, |(machine, _)| machine.clone());
     let game = window.global::<Game>();
 
     let cells = Rc::new(VecModel::from(vec![CellData::default(); 81]));
     game.set_cells(cells.clone().into());
     let chooser = Chooser::new(puzzles);
+    if let Some((_, puzzle)) = &restored {
+        chooser.current.set(chooser.add(puzzle.clone()));
+    }
     game.set_puzzle_names(chooser.names.clone().into());
-    game.set_current_puzzle(0);
+    game.set_current_puzzle(chooser.current.get() as i32);
     game.set_status(UNSOLVED_TEXT.into());
 
     bind_callbacks(&window, &machine, &chooser);
     observe_machine(&window, &machine, cells);
+    if let Some(path) = autosave {
+        keep_saving(&machine, &chooser, path);
+    }
 
-    let initial = chooser.grid(0).unwrap_or(Grid([[0; 9]; 9]));
-    machine
-        .set_initial_values(json!({ "initState": initial }))
-        .expect("a Grid is a valid initState");
-    machine.start();
+    if restored.is_some() {
+        // The restored machine is running: its flags come from its configuration, and its
+        // grid from the `updateGUI` that the chart's `update` event sends.
+        game.set_playing(machine.is_active(State::Playing));
+        let solved = machine.is_active(State::Solved);
+        game.set_solved(solved);
+        game.set_status(if solved { SOLVED_TEXT } else { UNSOLVED_TEXT }.into());
+        machine.submit_event(events::UPDATE, ());
+    } else {
+        let initial = chooser.grid(0).unwrap_or(Grid([[0; 9]; 9]));
+        machine
+            .set_initial_values(json!({ "initState": initial }))
+            .expect("a Grid is a valid initState");
+        machine.start();
+    }
 
     Ok(Ui {
         window,
         machine,
         chooser,
     })
+}
+
+/// The machine and puzzle saved at `path`, if there is a save that restores.
+fn restore(path: &Path) -> Option<(Sudoku, Puzzle)> {
+    let saved = match autosave::read(path) {
+        Ok(saved) => saved?,
+        Err(error) => {
+            eprintln!("sudoku: ignoring the saved game: {error}");
+            autosave::set_aside(path);
+            return None;
+        }
+    };
+    match Sudoku::restore(&saved.machine) {
+        Ok(machine) => Some((machine, saved.puzzle())),
+        Err(error) => {
+            eprintln!(
+                "sudoku: ignoring the saved game in {}: {error}",
+                path.display()
+            );
+            autosave::set_aside(path);
+            None
+        }
+    }
+}
+
+/// Saves the game at `path` whenever the machine shows a change. A failure is reported once
+/// on standard error; the game goes on.
+fn keep_saving(machine: &Sudoku, chooser: &Chooser, path: PathBuf) {
+    let weak = machine.downgrade();
+    let chooser = chooser.clone();
+    let mut reported = false;
+    machine.connect_to_event(events::UPDATE_GUI, move |_| {
+        let Some(machine) = weak.upgrade() else {
+            return;
+        };
+        let Some(puzzle) = chooser.puzzle(chooser.current.get()) else {
+            return;
+        };
+        let result = machine
+            .snapshot()
+            .map_err(|e| e.to_string())
+            .and_then(|snapshot| {
+                let game = SavedGame {
+                    puzzle: puzzle.name,
+                    givens: puzzle.givens,
+                    machine: snapshot,
+                };
+                autosave::write(&path, &game).map_err(|e| e.to_string())
+            });
+        if let Err(error) = result {
+            if !reported {
+                eprintln!("sudoku: cannot save the game: {error}");
+                reported = true;
+            }
+        }
+    });
 }
 
 /// Hands the puzzle's grid to the machine with `setup`. The chart ignores `setup` while
@@ -243,6 +339,8 @@ fn show_grid(cells: &VecModel<CellData>, event: &Event) {
 struct Chooser {
     puzzles: Rc<RefCell<Vec<Puzzle>>>,
     names: Rc<VecModel<SharedString>>,
+    /// The puzzle last loaded.
+    current: Rc<Cell<usize>>,
 }
 
 impl Chooser {
@@ -254,11 +352,16 @@ impl Chooser {
         Chooser {
             puzzles: Rc::new(RefCell::new(puzzles)),
             names: Rc::new(VecModel::from(names)),
+            current: Rc::new(Cell::new(0)),
         }
     }
 
     fn grid(&self, index: usize) -> Option<Grid> {
         self.puzzles.borrow().get(index).map(|p| p.givens)
+    }
+
+    fn puzzle(&self, index: usize) -> Option<Puzzle> {
+        self.puzzles.borrow().get(index).cloned()
     }
 
     /// Adds a puzzle and returns its index; a puzzle already listed under the same name with
@@ -278,6 +381,7 @@ impl Chooser {
 
     fn load(&self, machine: &Sudoku, index: usize) {
         if let Some(grid) = self.grid(index) {
+            self.current.set(index);
             load_puzzle(machine, &grid);
         }
     }

@@ -301,3 +301,77 @@ fn about_shows_the_slint_attribution() {
     press(&ui, "Close");
     assert!(!exists(&ui, "#MadeWithSlint"));
 }
+
+/// A fresh autosave folder for one test.
+fn autosave_path(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sudoku-ui-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir.join("saves").join("autosave.json")
+}
+
+fn start_ui_saving_to(path: &std::path::Path) -> Ui {
+    // A test may start the game twice on its thread; the backend is set up once per thread.
+    thread_local!(static BACKEND: () = i_slint_backend_testing::init_no_event_loop());
+    BACKEND.with(|_| ());
+    let ui =
+        sudoku_ui::init_with_autosave(puzzles(), Some(path.to_owned())).expect("window builds");
+    ui.window().show().expect("window shows");
+    ui
+}
+
+#[test]
+fn a_game_in_progress_comes_back_after_a_restart() {
+    let path = autosave_path("autosave-restart");
+    {
+        let ui = start_ui_saving_to(&path);
+        // Choose the second puzzle, start, and fill the first empty cell twice (1, then 2).
+        ui.window().global::<Game>().invoke_puzzle_chosen(1);
+        press(&ui, "Start");
+        tap(&ui, 0, 0);
+        tap(&ui, 0, 0);
+        assert_eq!(digit(&ui, 0, 0), "2");
+        assert!(path.is_file(), "the game was saved at {}", path.display());
+    }
+    let ui = start_ui_saving_to(&path);
+    assert!(ui.machine().is_active(State::Playing));
+    assert!(exists(&ui, "Stop"));
+    assert_eq!(ui.window().global::<Game>().get_current_puzzle(), 1);
+    assert_eq!(digit(&ui, 0, 0), "2");
+    assert_eq!(shown_grid(&ui)[0].len(), 9);
+    // The undo stack came back too: two taps to undo, then the empty cell.
+    press(&ui, "Undo");
+    assert_eq!(digit(&ui, 0, 0), "1");
+    press(&ui, "Undo");
+    assert_eq!(digit(&ui, 0, 0), "");
+}
+
+#[test]
+fn a_damaged_save_is_set_aside_and_the_game_starts_fresh() {
+    let path = autosave_path("autosave-damaged");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, "{ not json").unwrap();
+    let ui = start_ui_saving_to(&path);
+    assert_eq!(ui.window().global::<Game>().get_current_puzzle(), 0);
+    assert_eq!(shown_grid(&ui)[0], ".35269781");
+    assert!(!ui.machine().is_active(State::Playing));
+    let bad = path.with_extension("json.bad");
+    assert_eq!(std::fs::read_to_string(&bad).unwrap(), "{ not json");
+    // The fresh game is saved in its place.
+    let saved = sudoku_ui::autosave::read(&path).unwrap().expect("saved");
+    assert_eq!(saved.puzzle, "nearly-solved-sudoku");
+}
+
+#[test]
+fn a_save_of_another_chart_is_set_aside() {
+    let path = autosave_path("autosave-other-chart");
+    {
+        let ui = start_ui_saving_to(&path);
+        drop(ui);
+    }
+    let mut saved = sudoku_ui::autosave::read(&path).unwrap().expect("saved");
+    saved.machine.chart = "SomethingElse".into();
+    sudoku_ui::autosave::write(&path, &saved).unwrap();
+    let ui = start_ui_saving_to(&path);
+    assert!(path.with_extension("json.bad").is_file());
+    assert_eq!(shown_grid(&ui)[0], ".35269781");
+}
