@@ -1,12 +1,11 @@
 //! Random walks: random events (with random payloads) and random spans of machine time
 //! through each example chart never panic, never raise an error, always leave a legal
-//! configuration (`scxml_scion_tests::check_configuration`), and keep each chart's own
+//! configuration (`Machine::check_configuration`), and keep each chart's own
 //! invariant.
 
 use proptest::collection::vec;
 use proptest::prelude::*;
 use scxml_examples::{ftpclient, mediaplayer, trafficlight};
-use scxml_scion_tests::check_configuration;
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -40,7 +39,8 @@ fn walk<C: Chart>(
     machine.connect_to_error(move |e| log.borrow_mut().push(e.to_string()));
     machine.start();
     let check = |after: &str| -> Result<(), TestCaseError> {
-        check_configuration(&machine)
+        machine
+            .check_configuration()
             .and_then(|()| invariant(&machine))
             .map_err(|e| TestCaseError::fail(format!("after {after}: {e}")))?;
         prop_assert!(

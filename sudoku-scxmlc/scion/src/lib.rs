@@ -266,7 +266,7 @@ pub type WalkFn = fn(&[u16]) -> Result<(), String>;
 
 /// Drives a fresh machine of chart `C` with `picks`: each pick chooses one of the event names
 /// the chart's transitions mention, an event it never handles, or 50 ms of machine time. After
-/// start and after every pick the configuration must be legal ([`check_configuration`]), and
+/// start and after every pick the configuration must be legal ([`Machine::check_configuration`]), and
 /// nothing may panic.
 ///
 /// A second machine takes the same picks through `Machine::submit(Event)`, which always runs
@@ -297,7 +297,9 @@ pub fn walk<C: Chart>(picks: &[u16]) -> Result<(), String> {
     let quiet_lazy = unobserved_machine::<C>();
     let mut done = Vec::new();
     let same = |done: &[&str]| -> Result<(), String> {
-        check_configuration(&fast).map_err(|e| format!("after {done:?}: {e}"))?;
+        fast.check_configuration()
+            .and_then(|()| quiet.check_configuration())
+            .map_err(|e| format!("after {done:?}: {e}"))?;
         if quiet.active_state_ids() != full.active_state_ids()
             || quiet.is_running() != full.is_running()
         {
@@ -385,73 +387,6 @@ fn observed_machine<C: Chart>() -> (Machine<C>, Rc<RefCell<Vec<String>>>) {
     }
     machine.start();
     (machine, log)
-}
-
-/// Checks that a machine's configuration is legal (SCXML 1.0, section 3.11): every active
-/// state's parent is active, an active compound state (and the root) has exactly one active
-/// child, an active parallel state has all its regions active; a stopped machine has none.
-///
-/// # Errors
-/// What is wrong, naming the states.
-pub fn check_configuration<C: Chart>(machine: &Machine<C>) -> Result<(), String> {
-    use sudoku_scxmlc::runtime::StateKind;
-    let states = C::tables().states;
-    let ids = machine.active_state_ids();
-    if !machine.is_running() {
-        return if ids.is_empty() {
-            Ok(())
-        } else {
-            Err(format!("stopped, yet {ids:?} are active"))
-        };
-    }
-    let mut active = vec![false; states.len()];
-    active[0] = true;
-    for id in &ids {
-        let i = states
-            .iter()
-            .position(|s| s.id == *id && s.kind != StateKind::Root)
-            .ok_or_else(|| format!("active state `{id}` is not in the chart"))?;
-        active[i] = true;
-    }
-    for (i, s) in states.iter().enumerate().filter(|&(i, _)| active[i]) {
-        if i != 0 && !active[s.parent as usize] {
-            return Err(format!(
-                "`{}` is active without its parent `{}`",
-                s.id, states[s.parent as usize].id
-            ));
-        }
-        let regions: Vec<&str> = s
-            .children
-            .iter()
-            .filter(|&&c| !states[c as usize].kind.is_history())
-            .filter(|&&c| active[c as usize])
-            .map(|&c| states[c as usize].id)
-            .collect();
-        let children = s
-            .children
-            .iter()
-            .filter(|&&c| !states[c as usize].kind.is_history())
-            .count();
-        match s.kind {
-            StateKind::Root | StateKind::Compound if regions.len() != 1 => {
-                return Err(format!(
-                    "compound `{}` has active children {regions:?}",
-                    s.id
-                ));
-            }
-            StateKind::Parallel if regions.len() != children => {
-                return Err(format!(
-                    "parallel `{}` has only {regions:?} of {children} regions active",
-                    s.id
-                ));
-            }
-            StateKind::ShallowHistory | StateKind::DeepHistory => {
-                return Err(format!("history state `{}` is active", s.id));
-            }
-            _ => {}
-        }
-    }
-    Ok(())
 }
 
 /// The verdict of a SCION run on the `group/name` ids of the tests that failed: every test

@@ -255,14 +255,8 @@ fn classify<D>(
         chain.reverse();
         chain
     };
-    let has_eventless = |config: &[StateIndex]| {
-        config.iter().any(|&s| {
-            states[s as usize]
-                .transitions
-                .iter()
-                .any(|&t| tables.transitions[t as usize].events.is_empty())
-        })
-    };
+    let has_eventless =
+        |config: &[StateIndex]| config.iter().any(|&s| tables.has_eventless_transition(s));
     let before = chain(leaf);
     // selectTransitions: the first matching transition from the atomic state outwards.
     let mut selected = None;

@@ -349,11 +349,7 @@ impl<D: 'static> Interpreter<D> {
             data_bound: StateSet::with_capacity(n),
             states_to_invoke: StateSet::with_capacity(n),
             done_data: Value::Null,
-            has_eventless: tables.states.iter().any(|s| {
-                s.transitions
-                    .iter()
-                    .any(|&t| tables.transitions[t as usize].events.is_empty())
-            }),
+            has_eventless: (0..n as StateIndex).any(|s| tables.has_eventless_transition(s)),
             leaf_hint: 0,
             fast_path: None,
             fast_path_known: false,

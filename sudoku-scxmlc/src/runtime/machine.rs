@@ -575,6 +575,30 @@ impl<C: Chart> Machine<C> {
             .collect()
     }
 
+    /// Checks that the active configuration is legal (SCXML 1.0, 3.11), as it must be between
+    /// two macrosteps: every active state's parent is active, each active compound state has
+    /// exactly one active child, each active parallel state has all its regions active, no
+    /// history state is active; and a machine that stopped (or has not started) has nothing
+    /// active. For tests and debugging: a failure is a bug in the runtime.
+    ///
+    /// # Errors
+    /// What is wrong, naming the first offending state.
+    pub fn check_configuration(&self) -> Result<(), String> {
+        let core = self.core();
+        let configuration: Vec<StateIndex> = core.ctx.configuration.iter().collect();
+        if !(core.started && core.running) {
+            return if configuration.is_empty() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "not running, yet {:?} are active",
+                    self.active_state_ids()
+                ))
+            };
+        }
+        super::snapshot::check_legal(C::tables().states, &configuration)
+    }
+
     /// The ids of all active states in document order (the root excluded).
     pub fn active_state_ids(&self) -> Vec<&'static str> {
         let states = C::tables().states;

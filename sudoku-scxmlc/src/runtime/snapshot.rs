@@ -213,7 +213,10 @@ impl<D: 'static> Interpreter<D> {
 /// every state's parent is active, the root and each active compound state have exactly one
 /// active child, each active parallel state has all its regions active, and no history state
 /// is listed. The error names the first offending state.
-fn check_legal(states: &[super::StateInfo], configuration: &[u32]) -> Result<(), String> {
+pub(crate) fn check_legal(
+    states: &[super::StateInfo],
+    configuration: &[u32],
+) -> Result<(), String> {
     let mut active = vec![false; states.len()];
     for &s in configuration {
         active[s as usize] = true;

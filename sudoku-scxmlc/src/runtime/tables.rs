@@ -284,6 +284,17 @@ pub struct Tables<D: 'static> {
     pub fast_path: super::FastPathCache,
 }
 
+impl<D> Tables<D> {
+    /// Whether state `state` has an eventless `<transition>` (one without `event`).
+    pub(crate) fn has_eventless_transition(&self, state: StateIndex) -> bool {
+        self.states.get(state as usize).is_some_and(|s| {
+            s.transitions
+                .iter()
+                .any(|&t| self.transitions[t as usize].events.is_empty())
+        })
+    }
+}
+
 /// A chart compiled by `sudoku-scxmlc`. The generator implements this for a unit struct named
 /// `<Name>Chart`; [`Machine`](super::Machine) is generic over it.
 pub trait Chart: 'static {
