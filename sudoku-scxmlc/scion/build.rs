@@ -94,6 +94,11 @@ fn main() {
         .out_dir(&out_dir)
         .compile(manifest_dir.join("../tests/golden/features.scxml"))
         .unwrap();
+    // A chart that keeps sending itself events (tests/limits.rs).
+    sudoku_scxmlc::Config::new()
+        .out_dir(&out_dir)
+        .compile(manifest_dir.join("charts/livelock.scxml"))
+        .unwrap();
     // The same chart with `State` as a newtype, as charts over `Config::state_enum_limit`
     // states get it (tests/state_newtype.rs).
     sudoku_scxmlc::Config::new()

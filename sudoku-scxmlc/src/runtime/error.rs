@@ -86,6 +86,18 @@ pub enum RuntimeError {
         /// The name of the event being processed (empty for eventless transitions).
         event: String,
     },
+    /// One call processed [`Machine::set_max_steps_per_call`](super::Machine::set_max_steps_per_call)
+    /// units of work and work remained: a chart that keeps sending itself events. The call
+    /// returned; the queued events wait for the next one.
+    #[error("{chart}: one call processed {steps} events and {queued} are still queued (a chart that keeps sending itself events?); returning to the caller")]
+    StepLimit {
+        /// The chart's name.
+        chart: String,
+        /// How many units of work the call did.
+        steps: usize,
+        /// External events still queued.
+        queued: usize,
+    },
     /// Executable content failed; `error.execution` was raised.
     #[error("{file}:{line}:{column}: error.execution in <{element}>: {message}")]
     Execution {

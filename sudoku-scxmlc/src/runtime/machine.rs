@@ -53,6 +53,9 @@ struct Shared<C: Chart> {
     /// An outermost call is processing; nested calls only queue.
     processing: Cell<bool>,
     start_requested: Cell<bool>,
+    /// At most this many units of work (start, an external event, a due timer) per outermost
+    /// call ([`Machine::set_max_steps_per_call`]).
+    max_steps_per_call: Cell<usize>,
     /// Machine time to advance to once the queued events are processed.
     advance_target: Cell<Option<Duration>>,
     observers: RefCell<Observers>,
@@ -73,6 +76,9 @@ struct Shared<C: Chart> {
     quiet_event: Cell<u32>,
     _chart: PhantomData<C>,
 }
+
+/// The default of [`Machine::set_max_steps_per_call`].
+pub const DEFAULT_MAX_STEPS_PER_CALL: usize = 1_000_000;
 
 /// `Shared::quiet_event` when the interpreter is up to date.
 const CAUGHT_UP: u32 = u32::MAX;
@@ -241,6 +247,7 @@ impl<C: Chart> Machine<C> {
                 inbox: RefCell::new(VecDeque::new()),
                 processing: Cell::new(false),
                 start_requested: Cell::new(false),
+                max_steps_per_call: Cell::new(DEFAULT_MAX_STEPS_PER_CALL),
                 advance_target: Cell::new(None),
                 observers: RefCell::new(Observers::default()),
                 spare: RefCell::new(Vec::new()),
@@ -353,6 +360,17 @@ impl<C: Chart> Machine<C> {
         if let Ok(mut core) = self.core_mut() {
             core.max_microsteps = n.max(1);
         }
+    }
+
+    /// Bounds the work one call does (`start`, `submit_event`, `advance_time`, ...) to `n`
+    /// units (at least 1; the default is [`DEFAULT_MAX_STEPS_PER_CALL`], a million): starting,
+    /// one external event with its macrostep, or one due delayed event. A chart that keeps
+    /// sending itself events without delay never runs out of work; at the bound the call
+    /// returns, [`RuntimeError::StepLimit`] is reported to error observers (and
+    /// `tracing::error!`), and the events still queued wait for the next call that processes
+    /// events.
+    pub fn set_max_steps_per_call(&self, n: usize) {
+        self.inner.max_steps_per_call.set(n.max(1));
     }
 
     /// Gives `<data>` items values that replace their `expr` at start-up (like Qt's
@@ -772,7 +790,12 @@ impl<C: Chart> Machine<C> {
         shared.processing.set(true);
         shared.quiet.set(false);
         let _guard = ProcessingGuard(&shared.processing);
+        let mut steps = 0;
         loop {
+            if steps >= shared.max_steps_per_call.get() && self.has_work() {
+                self.report_step_limit(steps);
+                break;
+            }
             let progressed = {
                 let Ok(mut core) = self.core_mut() else {
                     // Only when a `with_data` closure is running; it drains afterwards.
@@ -795,6 +818,7 @@ impl<C: Chart> Machine<C> {
                 }
                 self.step(&mut core)
             };
+            steps += usize::from(progressed);
             // Observers may have queued work; only a step that found nothing to do and
             // nothing to tell ends the loop.
             let told = self.deliver();
@@ -803,6 +827,25 @@ impl<C: Chart> Machine<C> {
             }
         }
         shared.quiet.set(self.is_quiet());
+    }
+
+    /// Tells error observers (and `tracing`) that a call stopped after `steps` units of work
+    /// with work left.
+    #[cold]
+    fn report_step_limit(&self, steps: usize) {
+        let shared = &*self.inner;
+        let queued =
+            self.core_mut().map_or(0, |c| c.ctx.external.len()) + shared.inbox.borrow().len();
+        let error = RuntimeError::StepLimit {
+            chart: C::tables().name.to_owned(),
+            steps,
+            queued,
+        };
+        tracing::error!(chart = C::tables().name, "{error}");
+        let errors = shared.observers.borrow().errors.clone();
+        for slot in errors.iter() {
+            slot.call(|f| f(&error));
+        }
     }
 
     /// Whether the machine, after processing, can take the quiet path of

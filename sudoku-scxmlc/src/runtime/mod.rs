@@ -26,7 +26,7 @@ pub use event::{descriptor_matches, normalize_descriptor, Event, EventKind};
 pub use fast_path::{check_quiet_steps, event_names, FastPathCache};
 pub use foreach::{foreach_items, ForeachArray};
 pub use invoke::{check_invoke_type, selector_text, spawn, InvokeStart, Session};
-pub use machine::{Connection, Machine, WeakMachine};
+pub use machine::{Connection, Machine, WeakMachine, DEFAULT_MAX_STEPS_PER_CALL};
 pub use snapshot::{PendingEvent, Snapshot, SnapshotError};
 pub use tables::{
     Block, BlockIndex, Chart, Condition, ConditionIndex, DataItem, Domain, DoneData, DoneDataIndex,
