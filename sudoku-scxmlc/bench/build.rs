@@ -1,6 +1,6 @@
 //! Compiles the benchmark charts: the toggle, deep toggle and targetless charts of `charts/`, and uSCXML's
 //! `Transitions.N` and `LCCA.N` from `../shared/testdata/charts/uscxml-benchmarks` for the
-//! sizes in `SCXML_BENCH_SIZES` (default `4,16`; the large ones take rustc minutes).
+//! sizes in `SCXML_BENCH_SIZES` (default `4,16,64`; the 256 charts add about a minute of rustc and 4 GB).
 use std::path::PathBuf;
 
 fn main() {
@@ -10,7 +10,7 @@ fn main() {
         sudoku_scxmlc::compile(format!("charts/{chart}.scxml")).unwrap();
     }
     println!("cargo:rerun-if-env-changed=SCXML_BENCH_SIZES");
-    let sizes = std::env::var("SCXML_BENCH_SIZES").unwrap_or_else(|_| "4,16".into());
+    let sizes = std::env::var("SCXML_BENCH_SIZES").unwrap_or_else(|_| "4,16,64".into());
     let dir = manifest.join("../../../shared/testdata/charts/uscxml-benchmarks");
     let mut modules = String::new();
     let mut runners = String::new();
