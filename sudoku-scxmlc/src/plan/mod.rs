@@ -119,7 +119,7 @@ pub fn plan(
         }
         let v = if verbatim_state_names && !s.generated_id && crate::validate::is_rust_ident(&s.id)
         {
-            s.id.clone()
+            ident::avoid_state_items(s.id.clone())
         } else {
             ident::state_variant(&s.id, i, s.generated_id)
         };
