@@ -113,6 +113,12 @@ fn main() {
             .compile(manifest_dir.join("tests/charts/item_names.scxml"))
             .unwrap();
     }
+    // Late binding, driven through the quiet path and the full interpreter
+    // (tests/late_binding.rs).
+    sudoku_scxmlc::Config::new()
+        .out_dir(&out_dir)
+        .compile(manifest_dir.join("tests/charts/late_binding.scxml"))
+        .unwrap();
 }
 
 fn env(name: &str) -> String {
