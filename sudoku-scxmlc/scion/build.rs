@@ -107,6 +107,23 @@ fn main() {
         .state_enum_limit(0)
         .compile(manifest_dir.join("../tests/golden/features.scxml"))
         .unwrap();
+    // State ids that are the names of `State`'s own items, verbatim, with `State` as an enum
+    // and as a newtype (tests/item_names.rs).
+    for (file, limit) in [("item_names_enum.rs", 4096), ("item_names_newtype.rs", 0)] {
+        sudoku_scxmlc::Config::new()
+            .out_dir(&out_dir)
+            .file_name(file)
+            .verbatim_state_names(true)
+            .state_enum_limit(limit)
+            .compile(manifest_dir.join("tests/charts/item_names.scxml"))
+            .unwrap();
+    }
+    // Late binding, driven through the quiet path and the full interpreter
+    // (tests/late_binding.rs).
+    sudoku_scxmlc::Config::new()
+        .out_dir(&out_dir)
+        .compile(manifest_dir.join("tests/charts/late_binding.scxml"))
+        .unwrap();
 }
 
 fn env(name: &str) -> String {

@@ -9,11 +9,28 @@
 //! - a name that would start with a digit gets a prefix (`S` for states, `E_` for events);
 //!   a name that is a keyword (`Self`) gets a trailing `_`; a name with no letters or digits
 //!   left becomes `State<N>` / `EVENT_<N>`;
+//! - a state name that is one of `State`'s own items ([`STATE_ITEMS`]: `ALL`, `id`,
+//!   `from_id`, which `a.l.l` or, with verbatim names, `id` would give) gets a trailing `_`
+//!   too: as an enum variant it would hide the item, as a constant of the newtype `State` it
+//!   would not compile;
 //! - a state without an `id` becomes `Anonymous<N>`, `N` being its document-order index.
 //!
 //! Two ids that map to one name are an error at the second one.
 
 use heck::{ToShoutySnakeCase, ToUpperCamelCase};
+
+/// The items of the generated `State` besides its variants: a state's Rust name must not be
+/// one of them.
+pub const STATE_ITEMS: &[&str] = &["ALL", "id", "from_id"];
+
+/// `name` as a `State` variant: with a trailing `_` when it is one of [`STATE_ITEMS`].
+pub fn avoid_state_items(name: String) -> String {
+    if STATE_ITEMS.contains(&name.as_str()) {
+        format!("{name}_")
+    } else {
+        name
+    }
+}
 
 /// The enum variant for a state id.
 pub fn state_variant(id: &str, index: usize, generated: bool) -> String {
@@ -22,7 +39,7 @@ pub fn state_variant(id: &str, index: usize, generated: bool) -> String {
     }
     let words = split_words(id);
     let name = words.to_upper_camel_case();
-    finish(name, "S", || format!("State{index}"))
+    avoid_state_items(finish(name, "S", || format!("State{index}")))
 }
 
 /// The constant name for an event name.
@@ -80,6 +97,8 @@ mod tests {
             ("self", "Self_"),
             ("état", "État"),
             ("...", "State7"),
+            ("a.l.l", "ALL_"),
+            ("A-L-L", "ALL_"),
         ];
         for (id, want) in cases {
             assert_eq!(state_variant(id, 7, false), want, "{id}");

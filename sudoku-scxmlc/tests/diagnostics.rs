@@ -136,6 +136,10 @@ fn structural_rules() {
             &format!("{HEAD}><state id=\"s.1\"/><state id=\"s1\"/></scxml>"),
             "state ids `s.1` and `s1` both become the Rust name `State::S1`",
         ),
+        (
+            &format!("{HEAD} name=\"state\"><state id=\"a\"/></scxml>"),
+            "the machine type of chart `state` would be `State`, the name of its state type",
+        ),
         ("<!DOCTYPE scxml [<!ENTITY x \"y\">]><scxml/>", "DOCTYPE declarations are not allowed"),
         (&format!("{HEAD}><state id=\"a\">"), "is never closed"),
         (&format!("{HEAD}><state id=\"a\"></stat></scxml>"), "malformed XML"),

@@ -966,6 +966,29 @@ fn delayed_send_cancel_and_advance_time() {
     both!(timers, timers_scenario);
 }
 
+/// `start` and `advance_time` called inside a `with_data` closure run once it returns, as an
+/// event submitted there does, not at the next call that happens to process events (which
+/// would also process that call's event before the requested advance).
+fn with_data_requests_scenario<C: Chart<Data = Rec, State = StateIndex>>() {
+    let m = Machine::<C>::new();
+    let mut seen = 0;
+    m.with_data(|_| m.start());
+    assert!(m.is_running());
+    assert_eq!(log_since(&m, &mut seen), ["+a"]);
+    m.with_data(|_| m.advance_time(ms(60)));
+    assert_eq!(m.now(), ms(60));
+    assert_eq!(log_since(&m, &mut seen), ["-a", "tock@50", "+b"]);
+    // Advance, then `cancel`: `tick` fires at 100 ms, before the cancel.
+    m.with_data(|_| m.advance_time(ms(60)));
+    m.submit_event("cancel", ());
+    assert_eq!(log_since(&m, &mut seen), ["-b", "tick@100", "+c"]);
+}
+
+#[test]
+fn start_and_advance_time_inside_with_data() {
+    both!(timers, with_data_requests_scenario);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Re-entrant observers.
 

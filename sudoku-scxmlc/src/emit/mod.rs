@@ -272,12 +272,15 @@ impl Emitter<'_> {
             " The states of `{}` in document order (history states excluded).",
             self.file
         );
+        // No private helper for the index: every name but `State`'s public items
+        // (`ident::STATE_ITEMS`) may be a state's constant.
+        let self_index = self.state_index(quote!(self), false);
         let helpers = quote! {
             /// Every state, in document order.
             pub const ALL: [State; #n] = [#(#all),*];
             /// The state's `id` in the chart.
             pub fn id(self) -> &'static str {
-                __scxml::STATES[self.index()].id
+                __scxml::STATES[#self_index].id
             }
             /// The state with this `id`, if the chart has one.
             pub fn from_id(id: &str) -> ::core::option::Option<State> {
@@ -301,9 +304,6 @@ impl Emitter<'_> {
                 impl State {
                     #(#variants)*
                     #helpers
-                    fn index(self) -> usize {
-                        self.0 as usize
-                    }
                 }
             }
         } else {
@@ -317,12 +317,10 @@ impl Emitter<'_> {
                 #[allow(dead_code, reason = "helpers offered whether or not the program uses them")]
                 impl State {
                     #helpers
-                    fn index(self) -> usize {
-                        self as usize
-                    }
                 }
             }
         };
+        let deref_index = self.state_index(quote!(self), true);
         quote! {
             #declaration
 
@@ -337,9 +335,21 @@ impl Emitter<'_> {
             impl ::core::fmt::Debug for State {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     const NAMES: [&str; #n_names] = [#(#names),*];
-                    f.write_str(NAMES[self.index()])
+                    f.write_str(NAMES[#deref_index])
                 }
             }
+        }
+    }
+
+    /// The table index of `state`, a variable of type `State` (`&State` when `by_ref`), as
+    /// a `usize`.
+    fn state_index(&self, state: TokenStream, by_ref: bool) -> TokenStream {
+        if self.state_newtype {
+            quote!(#state.0 as usize)
+        } else if by_ref {
+            quote!(*#state as usize)
+        } else {
+            quote!(#state as usize)
         }
     }
 
@@ -408,6 +418,11 @@ impl Emitter<'_> {
             }
         });
         let names = event_names(self.plan);
+        let state_index = if self.state_newtype {
+            quote!(state.0)
+        } else {
+            quote!(state as #rt::StateIndex)
+        };
         let state_of_index = if self.state_newtype {
             quote! {
                 let info = __scxml::STATES.get(index as usize)?;
@@ -452,7 +467,7 @@ impl Emitter<'_> {
                     #state_of_index
                 }
                 fn index(state: State) -> #rt::StateIndex {
-                    state.index() as #rt::StateIndex
+                    #state_index
                 }
                 #event_index
                 #quiet_step

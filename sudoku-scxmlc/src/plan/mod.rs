@@ -119,7 +119,7 @@ pub fn plan(
         }
         let v = if verbatim_state_names && !s.generated_id && crate::validate::is_rust_ident(&s.id)
         {
-            s.id.clone()
+            ident::avoid_state_items(s.id.clone())
         } else {
             ident::state_variant(&s.id, i, s.generated_id)
         };
@@ -153,6 +153,20 @@ pub fn plan(
         }
         seen_events.insert(c.clone(), name.clone());
         events.push((c, name.clone(), *line));
+    }
+    let type_name = type_name.map_or_else(|| ident::type_name(&chart.name), str::to_owned);
+    if type_name == "State" {
+        // The generated file's `State` is the chart's state type.
+        diags.push(
+            Diagnostic::error(
+                chart.states[0].span,
+                format!(
+                    "the machine type of chart `{}` would be `State`, the name of its state type",
+                    chart.name
+                ),
+            )
+            .with_help("give the chart another `<scxml name>` or `Config::type_name`"),
+        );
     }
     if !diags.is_empty() {
         return Err(diags);
@@ -207,7 +221,6 @@ pub fn plan(
             })
         })
         .collect();
-    let type_name = type_name.map_or_else(|| ident::type_name(&chart.name), str::to_owned);
     debug_assert!(chart.datamodel == DatamodelKind::Rust || chart.data.is_empty());
     Ok(Plan {
         chart,

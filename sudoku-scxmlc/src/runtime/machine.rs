@@ -336,13 +336,18 @@ impl<C: Chart> Machine<C> {
     }
 
     /// Runs `f`, which may run user code while the interpreter is borrowed, with the quiet
-    /// path off: an event submitted from it is queued and processed afterwards.
+    /// path off: an event submitted from it is queued and processed afterwards, and so are a
+    /// [`start`](Machine::start) and an [`advance_time`](Machine::advance_time) it requested.
     fn loud<R>(&self, f: impl FnOnce() -> R) -> R {
         self.catch_up();
         let shared = &*self.inner;
         let was_quiet = shared.quiet.replace(false);
         let r = f();
-        if !shared.inbox.borrow().is_empty() {
+        let requested = !shared.inbox.borrow().is_empty()
+            || shared.advance_target.get().is_some()
+            || (shared.start_requested.get()
+                && shared.core.try_borrow().is_ok_and(|core| !core.started));
+        if requested {
             self.drain();
         } else if was_quiet {
             shared.quiet.set(self.is_quiet());
@@ -737,8 +742,9 @@ impl<C: Chart> Machine<C> {
     /// deadline order (equal deadlines in send order), each with the machine time set to its
     /// deadline and processed as an external event with its macrostep (it may schedule more
     /// events, which fire too if due); then the time is `now + by`. Before
-    /// [`start`](Machine::start) it does nothing. Inside an observer the advance happens once
-    /// the observer returns and the events queued before it are processed.
+    /// [`start`](Machine::start) it does nothing. Inside an observer (or a
+    /// [`with_data`](Machine::with_data) closure) the advance happens once the observer
+    /// (closure) returns and the events queued before it are processed.
     pub fn advance_time(&self, by: Duration) {
         let Ok(core) = self.try_core() else {
             tracing::warn!(

@@ -130,7 +130,14 @@ impl<D: 'static> Interpreter<D> {
             queued: self.ctx.external.iter().cloned().collect(),
             running: self.running,
             next_send_id: self.ctx.next_send_id,
-            bound: self.data_bound.iter().map(id).collect(),
+            // Only states with `<data>`: whether the others are marked depends on the path an
+            // event took (precomputed macrosteps enter them without marking).
+            bound: self
+                .data_bound
+                .iter()
+                .filter(|&s| self.tables.data.iter().any(|d| d.state == s))
+                .map(id)
+                .collect(),
         })
     }
 
