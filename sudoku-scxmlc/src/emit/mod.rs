@@ -284,7 +284,7 @@ impl Emitter<'_> {
             }
             /// The state with this `id`, if the chart has one.
             pub fn from_id(id: &str) -> ::core::option::Option<State> {
-                const BY_ID: [(&str, State); #n] = [#(#sorted_ids),*];
+                static BY_ID: [(&str, State); #n] = [#(#sorted_ids),*];
                 BY_ID.binary_search_by(|(k, _)| (*k).cmp(id)).ok().map(|i| BY_ID[i].1)
             }
         };
@@ -334,7 +334,7 @@ impl Emitter<'_> {
             // rustc's time for a derived `match` grows quadratically with the variant count.
             impl ::core::fmt::Debug for State {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    const NAMES: [&str; #n_names] = [#(#names),*];
+                    static NAMES: [&str; #n_names] = [#(#names),*];
                     f.write_str(NAMES[#deref_index])
                 }
             }
