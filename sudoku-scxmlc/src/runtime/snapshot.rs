@@ -39,6 +39,10 @@ pub struct Snapshot {
     /// With late binding: the states whose `<data>` items already got their values.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bound: Vec<String>,
+    /// Once stopped: the top-level `<final>` state whose entry stopped the machine
+    /// ([`Machine::final_state`](super::Machine::final_state)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_state: Option<String>,
 }
 
 /// A delayed `<send>` waiting for its time.
@@ -129,6 +133,7 @@ impl<D: 'static> Interpreter<D> {
                 .collect(),
             queued: self.ctx.external.iter().cloned().collect(),
             running: self.running,
+            final_state: self.final_state.map(id),
             next_send_id: self.ctx.next_send_id,
             // Only states with `<data>`: whether the others are marked depends on the path an
             // event took (precomputed macrosteps enter them without marking).
@@ -171,6 +176,19 @@ impl<D: 'static> Interpreter<D> {
             .iter()
             .map(|id| index(id))
             .collect::<Result<Vec<_>, _>>()?;
+        let final_state = match &snapshot.final_state {
+            Some(id) if !snapshot.running => {
+                let s = index(id)?;
+                let info = &states[s as usize];
+                if info.kind != StateKind::Final || info.parent != 0 {
+                    return Err(SnapshotError::IllegalConfiguration(format!(
+                        "`{id}` is not a top-level <final> state"
+                    )));
+                }
+                Some(s)
+            }
+            _ => None,
+        };
         let mut history = Vec::new();
         for (h, values) in &snapshot.history {
             let h = index(h)?;
@@ -212,6 +230,7 @@ impl<D: 'static> Interpreter<D> {
         self.ctx.next_send_id = snapshot.next_send_id;
         self.started = true;
         self.running = snapshot.running;
+        self.final_state = final_state;
         Ok(())
     }
 }
