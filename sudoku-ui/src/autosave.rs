@@ -5,8 +5,8 @@
 //!
 //! The file is replaced atomically (written beside it, then renamed), so a crash leaves the
 //! previous save whole. A save that cannot be read back (another version of the chart, a
-//! damaged file) is set aside as `autosave.json.bad` rather than deleted, and the game starts
-//! fresh.
+//! damaged file, a cell that is not 0 to 9) is moved aside as `autosave.json.bad` (or
+//! `.bad.2`, … so that an earlier one is kept) rather than deleted, and the game starts fresh.
 
 use std::path::{Path, PathBuf};
 
@@ -55,6 +55,14 @@ pub enum AutosaveError {
         /// Where the JSON did not fit.
         source: serde_json::Error,
     },
+    /// The file is JSON of the right shape but not a game this version could have saved.
+    #[error("{}: not a saved game: {message}", path.display())]
+    Invalid {
+        /// The autosave file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 /// The autosave file in the player's data folder (`~/.local/share/sudoku/autosave.json` on
@@ -69,8 +77,8 @@ pub fn default_path() -> Option<PathBuf> {
 /// [`AutosaveError::Io`] when the file exists but cannot be read, [`AutosaveError::Format`]
 /// when it is not a saved game.
 pub fn read(path: &Path) -> Result<Option<SavedGame>, AutosaveError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(source) => {
             return Err(AutosaveError::Io {
@@ -79,12 +87,54 @@ pub fn read(path: &Path) -> Result<Option<SavedGame>, AutosaveError> {
             })
         }
     };
-    serde_json::from_str(&text)
-        .map(Some)
-        .map_err(|source| AutosaveError::Format {
+    let game: SavedGame =
+        serde_json::from_slice(&bytes).map_err(|source| AutosaveError::Format {
             path: path.to_owned(),
             source,
-        })
+        })?;
+    check(&game).map_err(|message| AutosaveError::Invalid {
+        path: path.to_owned(),
+        message,
+    })?;
+    Ok(Some(game))
+}
+
+/// What the game itself would never save: a cell outside 0 to 9, or a grid whose givens
+/// differ from the puzzle's.
+fn check(game: &SavedGame) -> Result<(), String> {
+    let grid = |what: &str, grid: &Grid| -> Result<(), String> {
+        for (r, row) in grid.0.iter().enumerate() {
+            for (c, &v) in row.iter().enumerate() {
+                if v > 9 {
+                    return Err(format!("{what} has {v} in row {}, column {}", r + 1, c + 1));
+                }
+            }
+        }
+        Ok(())
+    };
+    grid("the puzzle", &game.givens)?;
+    for id in ["initState", "currentState"] {
+        let Some(value) = game.machine.data.get(id) else {
+            return Err(format!("the machine has no `{id}`"));
+        };
+        let g: Grid = serde_json::from_value(value.clone())
+            .map_err(|e| format!("the machine's `{id}`: {e}"))?;
+        grid(&format!("the machine's `{id}`"), &g)?;
+        for r in 0..9 {
+            for c in 0..9 {
+                let given = game.givens.0[r][c];
+                if given != 0 && g.0[r][c] != given {
+                    return Err(format!(
+                        "the machine's `{id}` has {} where the puzzle gives {given} (row {}, column {})",
+                        g.0[r][c],
+                        r + 1,
+                        c + 1
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Writes `game` to `path` (creating its folder), replacing the file atomically.
@@ -108,8 +158,23 @@ pub fn write(path: &Path, game: &SavedGame) -> Result<(), AutosaveError> {
     std::fs::rename(&partial, path).map_err(io)
 }
 
-/// Moves an unreadable save out of the way (to `autosave.json.bad`), so that the next save
-/// does not overwrite what the player might want to recover.
-pub fn set_aside(path: &Path) {
-    let _ = std::fs::rename(path, path.with_extension("json.bad"));
+/// Moves an unreadable save out of the way, so that the next save does not overwrite what the
+/// player might want to recover: to `autosave.json.bad`, or `autosave.json.bad.2`, … when
+/// that exists. Returns where it went.
+///
+/// # Errors
+/// [`AutosaveError::Io`] when the file cannot be moved (a read-only folder); it stays where it
+/// is.
+pub fn set_aside(path: &Path) -> Result<PathBuf, AutosaveError> {
+    let bad = path.with_extension("json.bad");
+    let target = std::iter::once(bad.clone())
+        .chain((2..).map(|n| PathBuf::from(format!("{}.{n}", bad.display()))))
+        .find(|p| !p.exists())
+        .unwrap_or(bad);
+    std::fs::rename(path, &target)
+        .map(|()| target)
+        .map_err(|source| AutosaveError::Io {
+            path: path.to_owned(),
+            source,
+        })
 }

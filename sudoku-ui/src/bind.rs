@@ -174,25 +174,24 @@ pub fn init_with_autosave(
 
 /// The machine and puzzle saved at `path`, if there is a save that restores.
 fn restore(path: &Path) -> Option<(Sudoku, Puzzle)> {
-    let saved = match autosave::read(path) {
-        Ok(saved) => saved?,
-        Err(error) => {
-            eprintln!("sudoku: ignoring the saved game: {error}");
-            autosave::set_aside(path);
-            return None;
-        }
+    let problem = match autosave::read(path) {
+        Ok(None) => return None,
+        Ok(Some(saved)) => match Sudoku::restore(&saved.machine) {
+            Ok(machine) => return Some((machine, saved.puzzle())),
+            Err(error) => format!("{}: {error}", path.display()),
+        },
+        Err(error) => error.to_string(),
     };
-    match Sudoku::restore(&saved.machine) {
-        Ok(machine) => Some((machine, saved.puzzle())),
-        Err(error) => {
-            eprintln!(
-                "sudoku: ignoring the saved game in {}: {error}",
-                path.display()
-            );
-            autosave::set_aside(path);
-            None
-        }
+    match autosave::set_aside(path) {
+        Ok(moved) => eprintln!(
+            "sudoku: starting a new game; the saved game could not be restored ({problem}) and was moved to {}",
+            moved.display()
+        ),
+        Err(error) => eprintln!(
+            "sudoku: starting a new game; the saved game could not be restored ({problem}) nor moved aside ({error})"
+        ),
     }
+    None
 }
 
 /// Saves the game at `path` whenever the machine shows a change. A failure is reported once

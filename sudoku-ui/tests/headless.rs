@@ -375,3 +375,26 @@ fn a_save_of_another_chart_is_set_aside() {
     assert!(path.with_extension("json.bad").is_file());
     assert_eq!(shown_grid(&ui)[0], ".35269781");
 }
+
+#[test]
+fn a_save_with_impossible_digits_is_set_aside_and_earlier_bad_saves_are_kept() {
+    let path = autosave_path("autosave-digits");
+    {
+        let ui = start_ui_saving_to(&path);
+        drop(ui);
+    }
+    let good = sudoku_ui::autosave::read(&path).unwrap().expect("saved");
+    let mut wrong = good.clone();
+    wrong.machine.data["currentState"][0][0] = serde_json::json!(200);
+    sudoku_ui::autosave::write(&path, &wrong).unwrap();
+    std::fs::write(path.with_extension("json.bad"), "an earlier bad save").unwrap();
+    let ui = start_ui_saving_to(&path);
+    assert_eq!(digit(&ui, 0, 0), "");
+    assert_eq!(
+        std::fs::read_to_string(path.with_extension("json.bad")).unwrap(),
+        "an earlier bad save"
+    );
+    let moved = path.with_extension("json.bad.2");
+    let kept = std::fs::read_to_string(&moved).expect("the new bad save is kept beside");
+    assert!(kept.contains("200"), "{kept}");
+}
