@@ -5,31 +5,29 @@
 
 use std::path::Path;
 
+/// The code generated for `tests/golden/NAME.scxml` with `config`; the chart has no warnings.
+fn generate(name: &str, config: &sudoku_scxmlc::Config) -> String {
+    let path = Path::new("tests/golden").join(format!("{name}.scxml"));
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&path)).unwrap();
+    let generated = config.generate(&path, &text).unwrap();
+    assert!(generated.warnings.is_empty(), "{:?}", generated.warnings);
+    generated.code
+}
+
 #[test]
 fn features_chart() {
-    let path = Path::new("tests/golden/features.scxml");
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
-    let generated = sudoku_scxmlc::Config::new().generate(path, &text).unwrap();
-    assert!(generated.warnings.is_empty(), "{:?}", generated.warnings);
-    insta::assert_snapshot!("features", generated.code);
+    let code = generate("features", &sudoku_scxmlc::Config::new());
+    insta::assert_snapshot!("features", code);
 }
 
 #[test]
 fn features_chart_with_a_newtype_state() {
-    let path = Path::new("tests/golden/features.scxml");
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
-    let generated = sudoku_scxmlc::Config::new()
-        .state_enum_limit(0)
-        .generate(path, &text)
-        .unwrap();
-    insta::assert_snapshot!("features_newtype", generated.code);
+    let code = generate("features", sudoku_scxmlc::Config::new().state_enum_limit(0));
+    insta::assert_snapshot!("features_newtype", code);
 }
 
 #[test]
 fn lamp_chart_with_precomputed_steps() {
-    let path = Path::new("tests/golden/lamp.scxml");
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
-    let generated = sudoku_scxmlc::Config::new().generate(path, &text).unwrap();
-    assert!(generated.warnings.is_empty(), "{:?}", generated.warnings);
-    insta::assert_snapshot!("lamp", generated.code);
+    let code = generate("lamp", &sudoku_scxmlc::Config::new());
+    insta::assert_snapshot!("lamp", code);
 }

@@ -33,14 +33,7 @@ fn toggles(c: &mut Criterion) {
         })
     });
     g.bench_function("toggle/generated, observed", |b| {
-        // A state observer: every macrostep records entries and exits and delivers them.
-        let m = toggle::Toggle::new();
-        let entries = std::rc::Rc::new(std::cell::Cell::new(0u64));
-        let counter = entries.clone();
-        m.connect_to_state(toggle::State::On, move |entered| {
-            counter.set(counter.get() + u64::from(entered));
-        });
-        m.start();
+        let (m, entries) = scxml_bench::observed_toggle();
         b.iter(|| {
             for _ in 0..EVENTS {
                 m.submit_event(black_box(toggle::events::TOGGLE), ());

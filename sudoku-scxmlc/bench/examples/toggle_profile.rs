@@ -22,13 +22,7 @@ fn main() {
             println!("on: {}", m.is_active(toggle::State::On));
         }
         "observed-toggle" => {
-            let m = toggle::Toggle::new();
-            let entries = std::rc::Rc::new(std::cell::Cell::new(0u64));
-            let counter = entries.clone();
-            m.connect_to_state(toggle::State::On, move |entered| {
-                counter.set(counter.get() + u64::from(entered));
-            });
-            m.start();
+            let (m, entries) = scxml_bench::observed_toggle();
             for _ in 0..events {
                 m.submit_event(black_box(toggle::events::TOGGLE), ());
             }

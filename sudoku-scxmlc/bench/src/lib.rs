@@ -50,6 +50,20 @@ pub fn run<C: Chart>(microsteps: usize) -> usize {
     entries.get()
 }
 
+/// A started toggle machine with one state observer (counting entries of `on`): every
+/// macrostep records its exits and entries and delivers them. Returns the machine and the
+/// count.
+pub fn observed_toggle() -> (toggle::Toggle, std::rc::Rc<std::cell::Cell<u64>>) {
+    let m = toggle::Toggle::new();
+    let entries = std::rc::Rc::new(std::cell::Cell::new(0u64));
+    let counter = entries.clone();
+    m.connect_to_state(toggle::State::On, move |entered| {
+        counter.set(counter.get() + u64::from(entered));
+    });
+    m.start();
+    (m, entries)
+}
+
 /// The toggle chart written by hand: what the generated machine is measured against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum HandToggle {
