@@ -17,6 +17,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -146,11 +147,24 @@ pub fn generate(level: Level, seed: u64, symmetry: Symmetry) -> Generated {
 /// attempts until the grade is `options.level`, else the closest grade with `exact: false`.
 /// Deterministic in `options`.
 pub fn generate_with(options: &Options) -> Generated {
+    generate_cancellable(options, &AtomicBool::new(false))
+        .expect("a generation nobody cancels always ends with a puzzle")
+}
+
+/// Like [`generate_with`], but gives up and returns `None` soon after `cancelled` becomes
+/// true (it is checked before each attempt and before each given is tried for removal, so
+/// at most one uniqueness check and one grading run late). Meant for a generation on a
+/// worker thread that the player may cancel; an uncancelled run gives exactly what
+/// [`generate_with`] gives.
+pub fn generate_cancellable(options: &Options, cancelled: &AtomicBool) -> Option<Generated> {
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut best: Option<(Generated, u8)> = None;
     for attempt in 1..=options.max_attempts.max(1) {
+        if cancelled.load(Ordering::Relaxed) {
+            return None;
+        }
         let solution = random_full_grid(&mut rng);
-        let puzzle = remove_givens(&solution, options, &mut rng);
+        let puzzle = remove_givens(&solution, options, &mut rng, cancelled)?;
         let grading = grade(&puzzle).expect("removal keeps exactly one solution");
         let distance = (grading.level as i8 - options.level as i8).unsigned_abs();
         let generated = Generated {
@@ -160,7 +174,7 @@ pub fn generate_with(options: &Options) -> Generated {
             attempts: attempt,
         };
         if distance == 0 {
-            return generated;
+            return Some(generated);
         }
         if best.as_ref().map_or(true, |(_, d)| distance < *d) {
             best = Some((generated, distance));
@@ -168,7 +182,7 @@ pub fn generate_with(options: &Options) -> Generated {
     }
     let (mut generated, _) = best.expect("at least one attempt");
     generated.attempts = options.max_attempts.max(1);
-    generated
+    Some(generated)
 }
 
 /// A random complete grid.
@@ -216,14 +230,23 @@ fn fill(cells: &mut [u8; 81], rng: &mut ChaCha8Rng) -> bool {
     false
 }
 
-/// Removes givens from a full grid while the puzzle stays unique and within the level.
-fn remove_givens(solution: &Grid, options: &Options, rng: &mut ChaCha8Rng) -> Grid {
+/// Removes givens from a full grid while the puzzle stays unique and within the level;
+/// `None` once `cancelled` is set.
+fn remove_givens(
+    solution: &Grid,
+    options: &Options,
+    rng: &mut ChaCha8Rng,
+    cancelled: &AtomicBool,
+) -> Option<Grid> {
     let mut order: Vec<usize> = (0..81)
         .filter(|&i| options.symmetry.partner(i) >= i)
         .collect();
     order.shuffle(rng);
     let mut puzzle = *solution;
     for i in order {
+        if cancelled.load(Ordering::Relaxed) {
+            return None;
+        }
         let j = options.symmetry.partner(i);
         let saved = (puzzle.0[i / 9][i % 9], puzzle.0[j / 9][j % 9]);
         puzzle.0[i / 9][i % 9] = 0;
@@ -234,7 +257,7 @@ fn remove_givens(solution: &Grid, options: &Options, rng: &mut ChaCha8Rng) -> Gr
             puzzle.0[j / 9][j % 9] = saved.1;
         }
     }
-    puzzle
+    Some(puzzle)
 }
 
 #[cfg(test)]
@@ -270,6 +293,14 @@ mod tests {
         }
         assert_eq!("Mirror".parse(), Ok(Symmetry::Mirror));
         assert!("diagonal".parse::<Symmetry>().is_err());
+    }
+
+    #[test]
+    fn a_cancelled_generation_stops_and_an_uncancelled_one_matches() {
+        let options = Options::new(Level::Medium, 11);
+        let done = generate_cancellable(&options, &AtomicBool::new(false));
+        assert_eq!(done, Some(generate_with(&options)));
+        assert_eq!(generate_cancellable(&options, &AtomicBool::new(true)), None);
     }
 
     #[test]

@@ -28,7 +28,11 @@ use super::{classify, Clash, Classification};
 use crate::datamodel::Grid;
 
 /// A difficulty level, easiest first. See the [module docs](self) for the techniques of each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Serializes as its lowercase [name](Level::name).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Level {
     /// Singles only.
     Easy,

@@ -24,6 +24,6 @@ pub mod techniques;
 pub use solver::{clashes, classify, count_solutions, solve, Clash, Classification, House};
 pub use trace::{trace, EliminationReason, PlacementReason, Trace, TraceStep};
 
-pub use generate::{generate, generate_with, Generated, Options, Symmetry};
+pub use generate::{generate, generate_cancellable, generate_with, Generated, Options, Symmetry};
 pub use grade::{grade, unique_solution, Grading, ImproperPuzzle, Level};
 pub use hint::{hint, Hint, MistakeKind};
