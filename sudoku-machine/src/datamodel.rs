@@ -1,16 +1,21 @@
-//! The chart's datamodel: a Rust port of `sudoku.js`, the script of Qt's SCXML Sudoku example.
+//! The chart's datamodel types and the helpers ported from `sudoku.js`, the script of Qt's
+//! SCXML Sudoku example.
 //!
 //! Qt's chart keeps three ECMAScript variables, `initState` (the puzzle's givens),
 //! `currentState` (the grid as the player sees it) and `undoStack` (the moves so far), and calls
-//! six helpers from its transitions. Each function here ports one of them and keeps its
-//! behaviour, including the corner cases (a tap cycles a cell 0, 1, ..., 9, 0; undoing a move on
-//! an empty cell gives 9; undoing with an empty stack does nothing).
+//! six helpers from its transitions. Our chart keeps `initState` as a [`Grid`]; the player's grid,
+//! notes and moves are [`crate::game::Play`], whose methods replace `restart()`,
+//! `calculateCurrentState()` and `undo()` (with the same behaviour for Qt's `tap` and `undo`:
+//! a tap cycles a cell 0, 1, ..., 9, 0; undo takes it back). The helpers that check a grid are
+//! ported here: [`is_valid_position`], [`is_ok`] and [`is_solved`].
 //!
-//! Coordinates follow Qt: a move is `[x, y]` with `x` the row and `y` the column, so the cell is
+//! Coordinates follow Qt: a tap is `{x, y}` with `x` the row and `y` the column, so the cell is
 //! `grid.0[x][y]`, as in `initState[x][y]`.
 
 use serde::{Deserialize, Serialize};
 use sudoku_scxmlc::runtime::Event;
+
+use crate::engine::techniques::Cell;
 
 /// Side length of the grid: `initState.length` in the JavaScript helpers.
 const SIZE: usize = 9;
@@ -18,28 +23,12 @@ const SIZE: usize = 9;
 /// A 9x9 Sudoku grid in row-major order: `grid.0[row][column]`, `0` for an empty cell and
 /// `1..=9` for a digit.
 ///
-/// It is the type of the chart's `initState` and `currentState`. It serializes transparently,
-/// as an array of 9 arrays of 9 integers, which is the JSON shape the Qt example's script uses.
+/// It is the type of the chart's `initState` and of Qt's `currentState`. It serializes
+/// transparently, as an array of 9 arrays of 9 integers, which is the JSON shape the Qt
+/// example's script uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Grid(pub [[u8; 9]; 9]);
-
-/// The chart's `undoStack`: the moves made since the last restart, oldest first, each as
-/// `[x, y]` (row, column).
-pub type UndoStack = Vec<[usize; 2]>;
-
-/// Resets the game: copies the givens into the current grid and clears the undo stack.
-///
-/// Ports `restart()`:
-/// ```js
-/// for (var i = 0; i < initState.length; i++)
-///     currentState[i] = initState[i].slice();
-/// undoStack = [];
-/// ```
-pub fn restart(init_state: &Grid, current_state: &mut Grid, undo_stack: &mut UndoStack) {
-    *current_state = *init_state;
-    undo_stack.clear();
-}
 
 /// Whether a `tap` event names a cell the player may change: `event.data.x` (row) and
 /// `event.data.y` (column) are integers in `0..9` and the cell is empty in `init_state`.
@@ -49,15 +38,17 @@ pub fn restart(init_state: &Grid, current_state: &mut Grid, undo_stack: &mut Und
 /// of 9 or more all give `false`. An integral float such as `3.0` counts as the integer `3`, as it
 /// would in JavaScript.
 pub fn is_valid_position(init_state: &Grid, event: &Event) -> bool {
-    position(init_state, event).is_some()
+    event_cell(event).is_some_and(|cell| init_state.0[cell.row()][cell.col()] == 0)
 }
 
-/// The `[x, y]` a valid `tap` event names, or `None`: the shared core of
-/// [`is_valid_position`] and [`calculate_current_state`].
-fn position(init_state: &Grid, event: &Event) -> Option<[usize; 2]> {
-    let x = coordinate(event.data.get("x")?)?;
-    let y = coordinate(event.data.get("y")?)?;
-    (init_state.0[x][y] == 0).then_some([x, y])
+/// The cell an event names with `x` (row) and `y` (column), each an integer in `0..9` (see
+/// [`is_valid_position`]); `None` for anything else. Qt's `tap` and the window's `click`
+/// both name cells this way.
+pub fn event_cell(event: &Event) -> Option<Cell> {
+    Some(Cell::new(
+        coordinate(event.data.get("x")?)?,
+        coordinate(event.data.get("y")?)?,
+    ))
 }
 
 /// A JSON number that is an integer in `0..SIZE`.
@@ -73,37 +64,6 @@ fn coordinate(value: &serde_json::Value) -> Option<usize> {
         }
     };
     usize::try_from(index).ok().filter(|&i| i < SIZE)
-}
-
-/// Applies a `tap`: the tapped cell's value goes up by one, from 9 back to 0, and the move is
-/// pushed on the undo stack. Does nothing when [`is_valid_position`] is false.
-///
-/// Ports `calculateCurrentState()`:
-/// ```js
-/// if (isValidPosition() === false)
-///     return;
-/// var currentValue = currentState[x][y];
-/// if (currentValue === initState.length) currentValue = 0; else currentValue += 1;
-/// currentState[x][y] = currentValue;
-/// undoStack.push([x, y]);
-/// ```
-/// A value above 9, which no chart produces, also wraps to 0.
-pub fn calculate_current_state(
-    init_state: &Grid,
-    current_state: &mut Grid,
-    undo_stack: &mut UndoStack,
-    event: &Event,
-) {
-    let Some([x, y]) = position(init_state, event) else {
-        return;
-    };
-    let cell = &mut current_state.0[x][y];
-    *cell = if usize::from(*cell) >= SIZE {
-        0
-    } else {
-        *cell + 1
-    };
-    undo_stack.push([x, y]);
 }
 
 /// Whether a row, column or box is complete: no zero and no digit twice.
@@ -131,30 +91,6 @@ pub fn is_solved(current_state: &Grid) -> bool {
         let square: [u8; SIZE] = std::array::from_fn(|j| g[i / 3 * 3 + j / 3][i % 3 * 3 + j % 3]);
         is_ok(&g[i]) && is_ok(&column) && is_ok(&square)
     })
-}
-
-/// Takes back the last move: pops it from the undo stack and cycles that cell backwards, from 0
-/// to 9. Does nothing when the stack is empty.
-///
-/// Ports `undo()`:
-/// ```js
-/// if (!undoStack.length) return;
-/// var lastMove = undoStack.pop();
-/// var currentValue = currentState[lastMove[0]][lastMove[1]];
-/// if (currentValue === 0) currentValue = initState.length; else currentValue -= 1;
-/// currentState[x][y] = currentValue;
-/// ```
-/// `init_state` is unused, as in the original (which reads only its length). A popped move
-/// outside the grid, which [`calculate_current_state`] never pushes, is dropped.
-pub fn undo(init_state: &Grid, current_state: &mut Grid, undo_stack: &mut UndoStack) {
-    let _ = init_state;
-    let Some([x, y]) = undo_stack.pop() else {
-        return;
-    };
-    let Some(cell) = current_state.0.get_mut(x).and_then(|row| row.get_mut(y)) else {
-        return;
-    };
-    *cell = if *cell == 0 { SIZE as u8 } else { *cell - 1 };
 }
 
 #[cfg(test)]
@@ -195,16 +131,6 @@ mod tests {
     }
 
     #[test]
-    fn restart_copies_givens_and_clears_the_stack() {
-        let mut current = solved();
-        current.0[8][8] = 0;
-        let mut stack = vec![[0, 0], [8, 8]];
-        restart(&NEARLY_SOLVED, &mut current, &mut stack);
-        assert_eq!(current, NEARLY_SOLVED);
-        assert!(stack.is_empty());
-    }
-
-    #[test]
     fn valid_positions_are_empty_given_cells_inside_the_grid() {
         let init = NEARLY_SOLVED;
         assert!(is_valid_position(&init, &tap(0, 0)));
@@ -242,55 +168,18 @@ mod tests {
     }
 
     #[test]
-    fn taps_cycle_the_cell_and_push_the_move() {
-        let init = Grid::default();
-        let mut current = init;
-        let mut stack = UndoStack::new();
-        for expected in 1..=9 {
-            calculate_current_state(&init, &mut current, &mut stack, &tap(2, 5));
-            assert_eq!(current.0[2][5], expected);
-        }
-        calculate_current_state(&init, &mut current, &mut stack, &tap(2, 5));
-        assert_eq!(current.0[2][5], 0, "9 wraps to 0");
-        assert_eq!(stack.len(), 10);
-        assert!(stack.iter().all(|&m| m == [2, 5]));
-        // x is the row, y the column
-        calculate_current_state(&init, &mut current, &mut stack, &tap(1, 7));
-        assert_eq!(current.0[1][7], 1);
-        assert_eq!(current.0[7][1], 0);
-        assert_eq!(stack.last(), Some(&[1, 7]));
-    }
-
-    #[test]
-    fn invalid_taps_change_nothing() {
-        let init = NEARLY_SOLVED;
-        let mut current = init;
-        let mut stack = UndoStack::new();
-        for event in [
-            tap(0, 1),
-            tap(9, 0),
-            tap(-1, -1),
-            tap("a", 0),
-            Event::new("tap", json!({})),
-        ] {
-            calculate_current_state(&init, &mut current, &mut stack, &event);
-        }
-        assert_eq!(current, init);
-        assert!(stack.is_empty());
-    }
-
-    #[test]
     fn four_taps_solve_the_nearly_solved_puzzle() {
         let init = NEARLY_SOLVED;
-        let mut current = init;
-        let mut stack = UndoStack::new();
+        let mut play = crate::game::Play::default();
+        play.restart(&init);
         for _ in 0..3 {
-            calculate_current_state(&init, &mut current, &mut stack, &tap(0, 0));
-            assert!(!is_solved(&current));
+            assert!(play.tap(&init, &tap(0, 0)));
+            assert!(!is_solved(&play.values));
         }
-        calculate_current_state(&init, &mut current, &mut stack, &tap(0, 0));
-        assert_eq!(current.0[0][0], 4);
-        assert!(is_solved(&current));
+        assert!(play.tap(&init, &tap(0, 0)));
+        assert_eq!(play.values.0[0][0], 4);
+        assert!(is_solved(&play.values));
+        assert!(!play.tap(&init, &tap(0, 1)), "a given");
     }
 
     #[test]
@@ -329,38 +218,4 @@ mod tests {
         assert!(!is_solved(&g), "duplicate in a row");
     }
 
-    #[test]
-    fn undo_cycles_the_last_move_backwards() {
-        let init = Grid::default();
-        let mut current = init;
-        let mut stack = UndoStack::new();
-        calculate_current_state(&init, &mut current, &mut stack, &tap(4, 4));
-        calculate_current_state(&init, &mut current, &mut stack, &tap(4, 4));
-        calculate_current_state(&init, &mut current, &mut stack, &tap(0, 8));
-        assert_eq!((current.0[4][4], current.0[0][8]), (2, 1));
-
-        undo(&init, &mut current, &mut stack);
-        assert_eq!((current.0[4][4], current.0[0][8]), (2, 0));
-        undo(&init, &mut current, &mut stack);
-        assert_eq!(current.0[4][4], 1);
-        undo(&init, &mut current, &mut stack);
-        assert_eq!(current, init);
-        assert!(stack.is_empty());
-
-        // An empty stack: nothing happens.
-        undo(&init, &mut current, &mut stack);
-        assert_eq!(current, init);
-
-        // Undo of a cell that holds 0 gives 9 (the move 9 -> 0 taken back).
-        let mut stack = vec![[3, 3]];
-        undo(&init, &mut current, &mut stack);
-        assert_eq!(current.0[3][3], 9);
-
-        // A move outside the grid is dropped without a panic.
-        let mut stack = vec![[9, 0]];
-        let before = current;
-        undo(&init, &mut current, &mut stack);
-        assert_eq!(current, before);
-        assert!(stack.is_empty());
-    }
 }

@@ -61,8 +61,11 @@ pub(crate) const HOUSES: [[u8; 9]; 27] = {
 };
 
 /// A cell of the grid, by its index `row * 9 + column` (both 0-based). Displays as `r1c1`
-/// (1-based), as in HoDoKu and Sudoku Explainer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// (1-based), as in HoDoKu and Sudoku Explainer; serializes as the bare index.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct Cell(pub u8);
 
 impl Cell {

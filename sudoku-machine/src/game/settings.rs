@@ -1,0 +1,198 @@
+//! The player's options (the chart's `settings`) and the action waiting for the player's
+//! confirmation (the chart's `pending`).
+
+use serde::{Deserialize, Serialize};
+use sudoku_scxmlc::runtime::{Event, ExecError};
+
+use super::info::LoadRequest;
+use crate::engine::Level;
+
+/// Which entries are marked as mistakes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckMode {
+    /// Entries that repeat a digit of a peer, and the peers they clash with (the seed MFC
+    /// game's red digits).
+    #[default]
+    Conflicts,
+    /// Those, and also entries that differ from the solution though they break no rule yet.
+    Solution,
+}
+
+/// The window's colours.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    /// Follow the desktop's light or dark setting where the window can tell.
+    #[default]
+    System,
+    /// Always light.
+    Light,
+    /// Always dark.
+    Dark,
+}
+
+/// The chart's `settings` data item: kept with the game, changed by `settings.*` events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Which entries are marked as mistakes.
+    pub check: CheckMode,
+    /// Hints per attempt (the seed MFC game allows 3).
+    pub hint_limit: u8,
+    /// The window's colours.
+    pub theme: Theme,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            check: CheckMode::default(),
+            hint_limit: 3,
+            theme: Theme::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// Applies a `settings` event: its data may hold `check`, `hint_limit` and `theme`;
+    /// fields it does not name keep their values.
+    ///
+    /// # Errors
+    /// An [`ExecError`] (`error.execution`) when a field has a value it cannot take; then
+    /// nothing changes.
+    pub fn update(&mut self, event: &Event) -> Result<(), ExecError> {
+        let mut merged = serde_json::to_value(*self)?;
+        let (Some(fields), Some(into)) = (event.data.as_object(), merged.as_object_mut()) else {
+            return Err(ExecError::new(format!(
+                "event `{}` needs an object of settings",
+                event.name
+            )));
+        };
+        for (key, value) in fields {
+            if !into.contains_key(key) {
+                return Err(ExecError::new(format!("there is no setting `{key}`")));
+            }
+            into.insert(key.clone(), value.clone());
+        }
+        *self = serde_json::from_value(merged)
+            .map_err(|e| ExecError::new(format!("event `{}`: {e}", event.name)))?;
+        Ok(())
+    }
+}
+
+/// What happens once the player confirms that the game in progress may be discarded.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Pending {
+    /// Nothing is waiting.
+    #[default]
+    None,
+    /// Start the puzzle over (Qt's `start` after `stop`).
+    Start,
+    /// Play another puzzle.
+    Load(LoadRequest),
+    /// Generate a new puzzle of this level.
+    Generate(Level),
+}
+
+impl Pending {
+    /// The question to ask before discarding the game in progress for this action.
+    pub fn question(&self) -> String {
+        let what = match self {
+            Pending::None => return String::new(),
+            Pending::Start => "start this puzzle over".to_owned(),
+            Pending::Load(request) if request.name.is_empty() => "play another puzzle".into(),
+            Pending::Load(request) => format!("play “{}”", request.name),
+            Pending::Generate(level) => format!("start a new {level} puzzle"),
+        };
+        format!("Discard the game in progress and {what}? Your entries, notes and time will be lost.")
+    }
+
+    /// Whether the pending action is [`Pending::Start`].
+    pub fn is_start(&self) -> bool {
+        matches!(self, Pending::Start)
+    }
+
+    /// Whether the pending action is a [`Pending::Load`].
+    pub fn is_load(&self) -> bool {
+        matches!(self, Pending::Load(_))
+    }
+
+    /// Whether the pending action is a [`Pending::Generate`].
+    pub fn is_generate(&self) -> bool {
+        matches!(self, Pending::Generate(_))
+    }
+
+    /// The level a generation is for (Easy when none is pending).
+    pub fn level(&self) -> Level {
+        match self {
+            Pending::Generate(level) => *level,
+            _ => Level::Easy,
+        }
+    }
+
+    /// Takes the load request out (leaving nothing pending).
+    ///
+    /// # Errors
+    /// An [`ExecError`] when no load is pending (a chart that calls this in the wrong state).
+    pub fn take_load(&mut self) -> Result<LoadRequest, ExecError> {
+        match std::mem::take(self) {
+            Pending::Load(request) => Ok(request),
+            other => {
+                *self = other;
+                Err(ExecError::new("no puzzle is waiting to be loaded"))
+            }
+        }
+    }
+}
+
+/// The level a `generate` event asks for: `{"level": "hard"}`.
+///
+/// # Errors
+/// An [`ExecError`] (`error.execution`) when the event names no level.
+pub fn requested_level(event: &Event) -> Result<Level, ExecError> {
+    event.param("level")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn settings_change_field_by_field_and_refuse_nonsense_whole() {
+        let mut s = Settings::default();
+        assert_eq!(s.hint_limit, 3);
+        s.update(&Event::new("settings", json!({"check": "solution"})))
+            .unwrap();
+        assert_eq!(s.check, CheckMode::Solution);
+        s.update(&Event::new("settings", json!({"theme": "dark", "hint_limit": 5})))
+            .unwrap();
+        assert_eq!((s.theme, s.hint_limit, s.check), (Theme::Dark, 5, CheckMode::Solution));
+        let before = s;
+        assert!(s
+            .update(&Event::new("settings", json!({"check": "maybe", "theme": "light"})))
+            .is_err());
+        assert!(s.update(&Event::new("settings", json!({"volume": 3}))).is_err());
+        assert!(s.update(&Event::new("settings", json!(7))).is_err());
+        assert_eq!(s, before);
+    }
+
+    #[test]
+    fn questions_name_what_would_happen() {
+        assert_eq!(Pending::None.question(), "");
+        assert!(Pending::Generate(Level::Hard)
+            .question()
+            .starts_with("Discard the game in progress and start a new hard puzzle?"));
+        let mut p = Pending::Load(LoadRequest {
+            givens: Default::default(),
+            name: "mine".into(),
+            level: None,
+        });
+        assert!(p.question().contains("play “mine”"));
+        assert_eq!(p.take_load().unwrap().name, "mine");
+        assert_eq!(p, Pending::None);
+        assert!(p.take_load().is_err());
+    }
+}

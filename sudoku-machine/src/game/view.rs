@@ -1,0 +1,355 @@
+//! What the window shows, as the machine sends it with every `updateGUI`: each cell's digit,
+//! notes, marks and whether it takes input, which controls work now and what they say, the
+//! status, the clock and the last message. The window draws this and decides nothing.
+
+use serde::{Deserialize, Serialize};
+
+use super::info::PuzzleInfo;
+use super::play::Play;
+use super::settings::{CheckMode, Pending, Settings};
+use crate::datamodel::Grid;
+use crate::engine::techniques::{peers, Cell};
+
+/// Where the game is, from the chart's configuration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// No game running: stopped, or none started yet (`idle`/`unsolved`).
+    #[default]
+    Unsolved,
+    /// The player solved the grid (`idle`/`solved`).
+    Solved,
+    /// The answer was shown (`idle`/`revealed`).
+    Revealed,
+    /// A game is on (`playing`/`running`).
+    Running,
+    /// Paused by the player: the board is hidden and the clock stopped.
+    Paused,
+    /// The window is minimised or hidden: the board is hidden and the clock stopped.
+    Hidden,
+    /// Waiting for the player to confirm that the game in progress may be discarded.
+    Confirming,
+    /// A new puzzle is being generated.
+    Generating,
+}
+
+impl Phase {
+    /// The phase of a configuration, given `In()` of the chart (a state id → whether it is
+    /// active).
+    pub fn of(is_in: impl Fn(&str) -> bool) -> Phase {
+        [
+            ("generating", Phase::Generating),
+            ("confirming", Phase::Confirming),
+            ("paused", Phase::Paused),
+            ("hidden", Phase::Hidden),
+            ("running", Phase::Running),
+            ("solved", Phase::Solved),
+            ("revealed", Phase::Revealed),
+        ]
+        .into_iter()
+        .find(|(id, _)| is_in(id))
+        .map_or(Phase::Unsolved, |(_, phase)| phase)
+    }
+
+    /// Whether the board is hidden (paused or hidden window).
+    pub fn hides_board(self) -> bool {
+        matches!(self, Phase::Paused | Phase::Hidden)
+    }
+}
+
+/// One cell as the window draws it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellView {
+    /// The digit, `0` for none (also while the board is hidden).
+    pub value: u8,
+    /// Whether the digit is a given (locked, drawn bold).
+    pub given: bool,
+    /// Pencil marks of an empty cell, digit `d` = bit `d - 1`.
+    pub notes: u16,
+    /// Whether typing into this cell does anything now.
+    pub editable: bool,
+    /// Marked as a mistake (see [`CheckMode`]).
+    pub error: bool,
+    /// The selected cell.
+    pub selected: bool,
+    /// In the selected cell's row, column or box.
+    pub related: bool,
+    /// Holds the same digit as the selected cell.
+    pub same: bool,
+    /// Part of the hint on screen: `0` no, `1` a cell of its pattern, `2` the cell it is
+    /// about.
+    pub hint: u8,
+}
+
+/// Which controls do something now, and what the two that change meaning say.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Controls {
+    /// Digits, Delete, notes mode and click-to-cycle (a game is running).
+    pub edit: bool,
+    /// Undo.
+    pub undo: bool,
+    /// Redo.
+    pub redo: bool,
+    /// Fill all candidates.
+    pub fill: bool,
+    /// Hint (shows one, or carries out the one on screen).
+    pub hint: bool,
+    /// Show answer.
+    pub answer: bool,
+    /// Pause or resume.
+    pub pause: bool,
+    /// What the pause button says: `Pause` or `Resume`.
+    pub pause_label: String,
+    /// The Start/Stop button.
+    pub start_stop: bool,
+    /// What it says: `Start` or `Stop`.
+    pub start_stop_label: String,
+    /// The event it submits: `start` or `stop`.
+    pub start_stop_event: String,
+    /// Choosing, opening or generating a puzzle.
+    pub new_game: bool,
+}
+
+/// The `view` parameter of `updateGUI`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    /// The 81 cells, row by row.
+    pub cells: Vec<CellView>,
+    /// Where the game is.
+    pub phase: Phase,
+    /// Notes mode: digits toggle pencil marks.
+    pub pencil: bool,
+    /// The status line.
+    pub status: String,
+    /// The last message to the player (a hint, a refusal, a warning); may be empty.
+    pub message: String,
+    /// The question to confirm while [`Phase::Confirming`].
+    pub question: String,
+    /// Time played, `m:ss` (or `h:mm:ss`).
+    pub clock: String,
+    /// Hints left in this attempt.
+    pub hints_left: u8,
+    /// The puzzle's name.
+    pub puzzle: String,
+    /// Its grade (`Hard`), or empty when unknown.
+    pub level: String,
+    /// The controls.
+    pub can: Controls,
+    /// The options.
+    pub settings: Settings,
+}
+
+/// Time as the clock shows it: `m:ss`, or `h:mm:ss` from an hour on.
+pub fn clock_text(seconds: u64) -> String {
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
+}
+
+/// The cells marked as mistakes: entries and givens that share a digit with a peer, and with
+/// [`CheckMode::Solution`] also entries that differ from `solution`.
+pub fn mistakes(givens: &Grid, values: &Grid, check: CheckMode, solution: Option<&Grid>) -> [bool; 81] {
+    let mut marked = [false; 81];
+    for cell in (0..81u8).map(Cell) {
+        let v = values.0[cell.row()][cell.col()];
+        if v == 0 {
+            continue;
+        }
+        if peers(cell).any(|p| values.0[p.row()][p.col()] == v) {
+            marked[cell.index()] = true;
+        }
+        if let (CheckMode::Solution, Some(solution)) = (check, solution) {
+            let given = givens.0[cell.row()][cell.col()] != 0;
+            if !given && solution.0[cell.row()][cell.col()] != v {
+                marked[cell.index()] = true;
+            }
+        }
+    }
+    marked
+}
+
+/// Builds the view. `is_in` is the chart's `In()`.
+pub fn view(
+    givens: &Grid,
+    puzzle: &PuzzleInfo,
+    play: &Play,
+    settings: &Settings,
+    pending: &Pending,
+    is_in: impl Fn(&str) -> bool,
+) -> View {
+    let phase = Phase::of(&is_in);
+    let pencil = is_in("pencil");
+    let running = phase == Phase::Running;
+    let hidden = phase.hides_board();
+    let solution = puzzle.solution.grid();
+    let errors = mistakes(givens, &play.values, settings.check, solution);
+    let selected = play.cursor.filter(|_| !hidden);
+    let selected_value = selected.map_or(0, |c| play.values.0[c.row()][c.col()]);
+    let hint_cell = play.hint.as_ref().map(|h| h.cell());
+    let hint_related = play.hint.as_ref().map(|h| h.related()).unwrap_or_default();
+    let cells = (0..81u8)
+        .map(Cell)
+        .map(|cell| {
+            if hidden {
+                return CellView::default();
+            }
+            let (r, c) = (cell.row(), cell.col());
+            let value = play.values.0[r][c];
+            let given = givens.0[r][c] != 0;
+            CellView {
+                value,
+                given,
+                notes: if value == 0 { play.notes.0[r][c] } else { 0 },
+                editable: running && !given,
+                error: errors[cell.index()],
+                selected: selected == Some(cell),
+                related: selected.is_some_and(|s| s.sees(cell)),
+                same: selected_value != 0 && value == selected_value,
+                hint: if hint_cell == Some(cell) {
+                    2
+                } else {
+                    u8::from(hint_related.contains(&cell))
+                },
+            }
+        })
+        .collect();
+    let idle = matches!(phase, Phase::Unsolved | Phase::Solved | Phase::Revealed);
+    let playing = matches!(phase, Phase::Running | Phase::Paused | Phase::Hidden);
+    let hints_left = settings.hint_limit.saturating_sub(play.hints_used);
+    let clock = clock_text(play.seconds());
+    let can = Controls {
+        edit: running,
+        undo: running && play.can_undo(),
+        redo: running && play.can_redo(),
+        fill: running,
+        hint: running && solution.is_some() && (play.hint.is_some() || hints_left > 0),
+        answer: running && solution.is_some(),
+        pause: playing,
+        pause_label: if running { "Pause" } else { "Resume" }.into(),
+        start_stop: idle || playing,
+        start_stop_label: if playing { "Stop" } else { "Start" }.into(),
+        start_stop_event: if playing { "stop" } else { "start" }.into(),
+        new_game: !matches!(phase, Phase::Confirming | Phase::Generating),
+    };
+    let status = match phase {
+        Phase::Unsolved if play.has_progress(givens) => "Stopped: press Start to play again".into(),
+        Phase::Unsolved => "Press Start to play".into(),
+        Phase::Solved => format!("SOLVED !!! in {clock}"),
+        Phase::Revealed => "Answer shown: not solved by you".into(),
+        Phase::Running if pencil => "Notes: digits set pencil marks".into(),
+        Phase::Running => "Playing".into(),
+        Phase::Paused => "Paused".into(),
+        Phase::Hidden => "Paused while the window is hidden".into(),
+        Phase::Confirming => "Waiting for your answer".into(),
+        Phase::Generating => format!("Generating a new {} puzzle…", pending.level()),
+    };
+    View {
+        cells,
+        phase,
+        pencil,
+        status,
+        message: play.message.clone(),
+        question: if phase == Phase::Confirming {
+            pending.question()
+        } else {
+            String::new()
+        },
+        clock,
+        hints_left,
+        puzzle: puzzle.name.clone(),
+        level: puzzle.level.map(|l| capitalised(l.name())).unwrap_or_default(),
+        can,
+        settings: *settings,
+    }
+}
+
+/// `hard` → `Hard`.
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::parse;
+
+    const QT: &str =
+        "...26.7.168..7..9.19...45..82.1...4...46.29...5...3.28..93...74.4..5..367.3.18...";
+
+    fn running(id: &str) -> bool {
+        matches!(id, "running" | "pen" | "playing")
+    }
+
+    #[test]
+    fn phases_follow_the_configuration() {
+        assert_eq!(Phase::of(running), Phase::Running);
+        assert_eq!(Phase::of(|id| id == "paused" || id == "playing"), Phase::Paused);
+        assert_eq!(Phase::of(|id| id == "solved"), Phase::Solved);
+        assert_eq!(Phase::of(|_| false), Phase::Unsolved);
+        assert_eq!(clock_text(59), "0:59");
+        assert_eq!(clock_text(754), "12:34");
+        assert_eq!(clock_text(3723), "1:02:03");
+    }
+
+    #[test]
+    fn clashes_are_marked_on_both_sides_and_the_solution_check_adds_wrong_digits() {
+        let g = parse(QT).unwrap();
+        let info = PuzzleInfo::analyse("qt".into(), None, &g);
+        let solution = info.solution.grid().unwrap();
+        let mut values = g;
+        values.0[0][0] = 2; // clashes with the given 2 at r1c4
+        let m = mistakes(&g, &values, CheckMode::Conflicts, Some(solution));
+        let marked: Vec<usize> = (0..81).filter(|&i| m[i]).collect();
+        assert_eq!(marked, [0, 3]);
+        // A wrong digit that clashes with nothing: only the solution check marks it.
+        let mut values = g;
+        let cell = (0..81)
+            .find(|&i| g.0[i / 9][i % 9] == 0)
+            .map(|i| (i / 9, i % 9))
+            .unwrap();
+        let wrong = (1..=9)
+            .find(|&d| {
+                d != solution.0[cell.0][cell.1]
+                    && !peers(Cell::new(cell.0, cell.1)).any(|p| g.0[p.row()][p.col()] == d)
+            })
+            .unwrap();
+        values.0[cell.0][cell.1] = wrong;
+        let by_rules = mistakes(&g, &values, CheckMode::Conflicts, Some(solution));
+        assert!(by_rules.iter().all(|&e| !e));
+        let by_solution = mistakes(&g, &values, CheckMode::Solution, Some(solution));
+        assert!(by_solution[cell.0 * 9 + cell.1]);
+    }
+
+    #[test]
+    fn the_view_highlights_and_hides() {
+        let g = parse(QT).unwrap();
+        let info = PuzzleInfo::analyse("qt".into(), None, &g);
+        let mut play = Play::default();
+        play.restart(&g);
+        play.cursor = Some(Cell::new(0, 3)); // the given 2
+        let v = view(&g, &info, &play, &Settings::default(), &Pending::None, running);
+        assert_eq!(v.cells.len(), 81);
+        assert!(v.cells[3].selected && v.cells[3].given && !v.cells[3].editable);
+        assert!(v.cells[0].related && v.cells[0].editable, "same row");
+        assert!(v.cells[9 * 8 + 3].related, "same column");
+        assert!(!v.cells[80].related);
+        let twos: Vec<usize> = (0..81).filter(|&i| v.cells[i].same).collect();
+        assert!(twos.len() > 1 && twos.iter().all(|&i| g.0[i / 9][i % 9] == 2));
+        assert_eq!(v.level, "Easy");
+        assert!(v.can.edit && v.can.hint && v.can.answer && !v.can.undo);
+        assert_eq!((v.can.pause_label.as_str(), v.can.start_stop_event.as_str()), ("Pause", "stop"));
+
+        let paused = |id: &str| id == "paused" || id == "playing";
+        let v = view(&g, &info, &play, &Settings::default(), &Pending::None, paused);
+        assert!(v.cells.iter().all(|c| *c == CellView::default()), "the board is hidden");
+        assert!(!v.can.answer && !v.can.edit && v.can.pause);
+        assert_eq!(v.can.pause_label, "Resume");
+    }
+}
