@@ -217,5 +217,4 @@ mod tests {
         g.0[0][0] = g.0[0][1];
         assert!(!is_solved(&g), "duplicate in a row");
     }
-
 }

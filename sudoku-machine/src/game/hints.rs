@@ -274,7 +274,11 @@ mod tests {
             panic!("a mistake: {:?}", play.hint);
         };
         assert_eq!((cell, other), (Cell::new(0, 0), Some(Cell::new(0, 3))));
-        assert!(play.message.starts_with("Mistake at r1c1"), "{}", play.message);
+        assert!(
+            play.message.starts_with("Mistake at r1c1"),
+            "{}",
+            play.message
+        );
         assert!(hint(&mut play, &g, &info, 3));
         assert_eq!(play.values.0[0][0], 0);
         assert!(play.undo(), "removing it is one move");

@@ -9,8 +9,8 @@
 use serde::{Deserialize, Serialize};
 use sudoku_scxmlc::runtime::Event;
 
-use super::history::{Change, Content, History, Move, MoveKind};
 use super::hints::ShownHint;
+use super::history::{Change, Content, History, Move, MoveKind};
 use crate::datamodel::{event_cell, is_solved, is_valid_position, Grid};
 use crate::engine::techniques::{bit, peers, Cell, ALL};
 
@@ -138,7 +138,10 @@ impl Play {
     /// records the move for undo, clears the redo list and any hint on screen (the position
     /// it was about has changed).
     pub(crate) fn commit(&mut self, kind: MoveKind, changes: Vec<Change>) -> bool {
-        let changes: Vec<Change> = changes.into_iter().filter(|c| c.before != c.after).collect();
+        let changes: Vec<Change> = changes
+            .into_iter()
+            .filter(|c| c.before != c.after)
+            .collect();
         if changes.is_empty() {
             return false;
         }
@@ -380,8 +383,12 @@ impl Play {
             self.message = "Nothing to undo.".into();
             return false;
         };
-        let changes: Vec<(Cell, Content)> =
-            mv.changes.iter().rev().map(|c| (c.cell, c.before)).collect();
+        let changes: Vec<(Cell, Content)> = mv
+            .changes
+            .iter()
+            .rev()
+            .map(|c| (c.cell, c.before))
+            .collect();
         for (cell, content) in changes {
             self.set(cell, content);
         }
@@ -396,8 +403,7 @@ impl Play {
             self.message = "Nothing to redo.".into();
             return false;
         };
-        let changes: Vec<(Cell, Content)> =
-            mv.changes.iter().map(|c| (c.cell, c.after)).collect();
+        let changes: Vec<(Cell, Content)> = mv.changes.iter().map(|c| (c.cell, c.after)).collect();
         for (cell, content) in changes {
             self.set(cell, content);
         }
@@ -472,7 +478,10 @@ mod tests {
         p.cursor = Some(Cell(1));
         assert!(p.enter_digit(&g, 9));
         assert!(p.enter_digit(&g, 8));
-        assert!(!p.enter_digit(&g, 8), "the same digit again changes nothing");
+        assert!(
+            !p.enter_digit(&g, 8),
+            "the same digit again changes nothing"
+        );
         assert!(p.clear_cell(&g));
         assert!(p.toggle_note(&g, 2));
         assert!(p.fill_candidates(&g));
@@ -525,7 +534,10 @@ mod tests {
         assert_eq!(p.values.0[2][3], 1);
         assert!(!p.click(&g, &tap(2, 3), false), "not in notes mode");
         assert!(!p.click(&g, &tap(0, 0), true));
-        assert!(!p.click(&g, &tap(0, 0), true), "a given is selected, never cycled");
+        assert!(
+            !p.click(&g, &tap(0, 0), true),
+            "a given is selected, never cycled"
+        );
         assert_eq!(p.cursor, Some(Cell(0)));
     }
 
@@ -533,7 +545,11 @@ mod tests {
     fn the_cursor_stops_at_the_edges() {
         let mut p = play();
         p.move_cursor(Direction::Left);
-        assert_eq!(p.cursor, Some(Cell(0)), "nothing selected: the top-left cell");
+        assert_eq!(
+            p.cursor,
+            Some(Cell(0)),
+            "nothing selected: the top-left cell"
+        );
         p.move_cursor(Direction::Up);
         p.move_cursor(Direction::Left);
         assert_eq!(p.cursor, Some(Cell(0)));

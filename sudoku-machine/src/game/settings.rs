@@ -106,7 +106,9 @@ impl Pending {
             Pending::Load(request) => format!("play “{}”", request.name),
             Pending::Generate(level) => format!("start a new {level} puzzle"),
         };
-        format!("Discard the game in progress and {what}? Your entries, notes and time will be lost.")
+        format!(
+            "Discard the game in progress and {what}? Your entries, notes and time will be lost."
+        )
     }
 
     /// Whether the pending action is [`Pending::Start`].
@@ -167,14 +169,25 @@ mod tests {
         s.update(&Event::new("settings", json!({"check": "solution"})))
             .unwrap();
         assert_eq!(s.check, CheckMode::Solution);
-        s.update(&Event::new("settings", json!({"theme": "dark", "hint_limit": 5})))
-            .unwrap();
-        assert_eq!((s.theme, s.hint_limit, s.check), (Theme::Dark, 5, CheckMode::Solution));
+        s.update(&Event::new(
+            "settings",
+            json!({"theme": "dark", "hint_limit": 5}),
+        ))
+        .unwrap();
+        assert_eq!(
+            (s.theme, s.hint_limit, s.check),
+            (Theme::Dark, 5, CheckMode::Solution)
+        );
         let before = s;
         assert!(s
-            .update(&Event::new("settings", json!({"check": "maybe", "theme": "light"})))
+            .update(&Event::new(
+                "settings",
+                json!({"check": "maybe", "theme": "light"})
+            ))
             .is_err());
-        assert!(s.update(&Event::new("settings", json!({"volume": 3}))).is_err());
+        assert!(s
+            .update(&Event::new("settings", json!({"volume": 3})))
+            .is_err());
         assert!(s.update(&Event::new("settings", json!(7))).is_err());
         assert_eq!(s, before);
     }

@@ -151,7 +151,12 @@ pub fn clock_text(seconds: u64) -> String {
 
 /// The cells marked as mistakes: entries and givens that share a digit with a peer, and with
 /// [`CheckMode::Solution`] also entries that differ from `solution`.
-pub fn mistakes(givens: &Grid, values: &Grid, check: CheckMode, solution: Option<&Grid>) -> [bool; 81] {
+pub fn mistakes(
+    givens: &Grid,
+    values: &Grid,
+    check: CheckMode,
+    solution: Option<&Grid>,
+) -> [bool; 81] {
     let mut marked = [false; 81];
     for cell in (0..81u8).map(Cell) {
         let v = values.0[cell.row()][cell.col()];
@@ -260,7 +265,10 @@ pub fn view(
         clock,
         hints_left,
         puzzle: puzzle.name.clone(),
-        level: puzzle.level.map(|l| capitalised(l.name())).unwrap_or_default(),
+        level: puzzle
+            .level
+            .map(|l| capitalised(l.name()))
+            .unwrap_or_default(),
         can,
         settings: *settings,
     }
@@ -290,7 +298,10 @@ mod tests {
     #[test]
     fn phases_follow_the_configuration() {
         assert_eq!(Phase::of(running), Phase::Running);
-        assert_eq!(Phase::of(|id| id == "paused" || id == "playing"), Phase::Paused);
+        assert_eq!(
+            Phase::of(|id| id == "paused" || id == "playing"),
+            Phase::Paused
+        );
         assert_eq!(Phase::of(|id| id == "solved"), Phase::Solved);
         assert_eq!(Phase::of(|_| false), Phase::Unsolved);
         assert_eq!(clock_text(59), "0:59");
@@ -334,7 +345,14 @@ mod tests {
         let mut play = Play::default();
         play.restart(&g);
         play.cursor = Some(Cell::new(0, 3)); // the given 2
-        let v = view(&g, &info, &play, &Settings::default(), &Pending::None, running);
+        let v = view(
+            &g,
+            &info,
+            &play,
+            &Settings::default(),
+            &Pending::None,
+            running,
+        );
         assert_eq!(v.cells.len(), 81);
         assert!(v.cells[3].selected && v.cells[3].given && !v.cells[3].editable);
         assert!(v.cells[0].related && v.cells[0].editable, "same row");
@@ -344,11 +362,24 @@ mod tests {
         assert!(twos.len() > 1 && twos.iter().all(|&i| g.0[i / 9][i % 9] == 2));
         assert_eq!(v.level, "Easy");
         assert!(v.can.edit && v.can.hint && v.can.answer && !v.can.undo);
-        assert_eq!((v.can.pause_label.as_str(), v.can.start_stop_event.as_str()), ("Pause", "stop"));
+        assert_eq!(
+            (v.can.pause_label.as_str(), v.can.start_stop_event.as_str()),
+            ("Pause", "stop")
+        );
 
         let paused = |id: &str| id == "paused" || id == "playing";
-        let v = view(&g, &info, &play, &Settings::default(), &Pending::None, paused);
-        assert!(v.cells.iter().all(|c| *c == CellView::default()), "the board is hidden");
+        let v = view(
+            &g,
+            &info,
+            &play,
+            &Settings::default(),
+            &Pending::None,
+            paused,
+        );
+        assert!(
+            v.cells.iter().all(|c| *c == CellView::default()),
+            "the board is hidden"
+        );
         assert!(!v.can.answer && !v.can.edit && v.can.pause);
         assert_eq!(v.can.pause_label, "Resume");
     }
