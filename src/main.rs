@@ -19,10 +19,11 @@ fn main() {
     }
     let puzzles = BUNDLED_PUZZLES
         .iter()
-        .map(|&(name, text)| Puzzle {
+        .map(|&(name, level, text)| Puzzle {
             name: name.to_owned(),
             givens: puzzle::parse(text)
                 .expect("build.rs validated every bundled puzzle, so it parses"),
+            level: level.parse().ok(),
         })
         .collect();
     if let Err(error) = sudoku_ui::run_with_file(puzzles, cli.open.as_deref()) {

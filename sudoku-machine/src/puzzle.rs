@@ -13,14 +13,19 @@
 use crate::datamodel::Grid;
 use thiserror::Error;
 
-/// A named puzzle: what the game's puzzle chooser lists.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A named puzzle: what the game's puzzle chooser lists. Serializes as
+/// `{"name": ..., "givens": [[...]], "level": "hard"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Puzzle {
     /// The name shown to the player; for a bundled puzzle, its file stem
     /// (`nearly-solved-sudoku`).
     pub name: String,
     /// The givens, `0` for a cell the player fills in.
     pub givens: Grid,
+    /// Its grade by this project's grader, when known (the bundled puzzles are graded at
+    /// build time; `None` for a puzzle without a unique solution).
+    #[serde(default)]
+    pub level: Option<crate::engine::Level>,
 }
 
 /// Why a text is not a puzzle. Displays as `line N: message`.

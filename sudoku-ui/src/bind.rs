@@ -1,38 +1,58 @@
 //! The glue between the window and the state machine, in the manner of Qt's `mainwindow.cpp`.
 //!
-//! `Game` callbacks become machine events (`submit_event`); machine notifications
-//! (`connect_to_state`, `connect_to_event`) become `Game` property updates and single-row
-//! updates of the 81-row cell model. No Sudoku rule is decided here: whether a tap counts,
-//! what digit follows and whether the grid is solved is the chart's business.
+//! `Game` callbacks become machine events ([`Session::submit`]); machine notifications
+//! (`connect_to_event`) become `Game` properties ([`show`]). No Sudoku rule is decided here:
+//! whether a click counts, what a button means and whether the grid is solved is the chart's
+//! business. The window also hosts the services the chart asks for: the puzzle generator
+//! ([`Worker`]), the file chooser and the puzzle library.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use serde_json::json;
-use slint::{ComponentHandle, Model, SharedString, VecModel};
+use serde_json::{json, Value};
+use slint::{ComponentHandle, VecModel};
 use sudoku_machine::datamodel::Grid;
+use sudoku_machine::engine::Level;
+use sudoku_machine::game::{Phase, View};
 use sudoku_machine::puzzle::Puzzle;
-use sudoku_machine::{events, State, Sudoku};
+use sudoku_machine::{events, Sudoku};
 use sudoku_scxmlc::runtime::Event;
 
-use crate::autosave::{self, SavedGame};
-use crate::open::{read_puzzle_file, OpenError};
-use crate::{AppWindow, CellData, Game};
+use crate::autosave::{Autosave, AutosaveError};
+use crate::library::{Library, Source};
+use crate::open::{browse, read_puzzle_file, OpenError};
+use crate::session::{self, real_clock, Clock, Session};
+use crate::show::{glossary, show};
+use crate::worker::Worker;
+use crate::{keys, AppWindow, CellData, Game};
 
-/// The status text Qt's example shows for a solved grid.
-pub const SOLVED_TEXT: &str = "SOLVED !!!";
-/// The status text Qt's example shows otherwise.
-pub const UNSOLVED_TEXT: &str = "unsolved";
+/// How the window is set up: where the game is saved and which clock it runs on.
+#[derive(Clone)]
+pub struct Config {
+    /// The save folder (see [`crate::autosave`]); `None` plays without saving.
+    pub save_dir: Option<PathBuf>,
+    /// Real time, for the game's clock ([`real_clock`] by default).
+    pub clock: Clock,
+}
 
-/// The running game: the window and the state machine it drives.
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            save_dir: None,
+            clock: real_clock(),
+        }
+    }
+}
+
+/// The running game: the window, the session (machine, clock, save) and the services.
 ///
-/// Built by [`init`]. The machine's observers hold only a weak handle to the window, and the
-/// window's callbacks hold the machine, so dropping the `Ui` and the window frees both.
+/// Built by [`init`]. The machine's observers hold only weak handles to the window.
 pub struct Ui {
     window: AppWindow,
-    machine: Sudoku,
-    chooser: Chooser,
+    session: Session,
+    library: Library,
+    worker: Worker,
 }
 
 impl Ui {
@@ -43,24 +63,28 @@ impl Ui {
 
     /// The state machine behind the window.
     pub fn machine(&self) -> &Sudoku {
-        &self.machine
+        self.session.machine()
     }
 
-    /// Opens the puzzle file at `path`, adds it to the chooser, selects it and loads it (see
-    /// [`load_puzzle`] for what happens to a game in progress).
+    /// The session: the machine with its clock and save.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Whether a puzzle is being generated now.
+    pub fn generating(&self) -> bool {
+        self.worker.busy()
+    }
+
+    /// Opens the puzzle file at `path`, adds it to the chooser and asks the machine to play
+    /// it (which asks the player first when a game is in progress).
     ///
     /// # Errors
     ///
     /// Returns the [`OpenError`] when the file cannot be read or parsed; the current game and
     /// the chooser are left as they were.
     pub fn open_puzzle_file(&self, path: impl AsRef<Path>) -> Result<(), OpenError> {
-        let puzzle = read_puzzle_file(path)?;
-        let index = self.chooser.add(puzzle);
-        self.window
-            .global::<Game>()
-            .set_current_puzzle(index as i32);
-        self.chooser.load(&self.machine, index);
-        Ok(())
+        open_file(&self.session, &self.library, path.as_ref())
     }
 
     /// Like [`Ui::open_puzzle_file`], but on failure shows the "Open" dialog with the path and
@@ -85,11 +109,8 @@ impl Ui {
     }
 }
 
-/// Builds the window and the machine, connects them, loads the first puzzle and starts the
-/// machine, like the constructor of Qt's `MainWindow` followed by `machine.start()`.
-///
-/// The chooser lists `puzzles` in the given order; the first is the initial grid (an empty
-/// grid if there is none).
+/// Builds the window and the machine without saving, with the first of `puzzles` loaded and
+/// ready to play.
 ///
 /// ```no_run
 /// let puzzle = sudoku_ui::read_puzzle_file("puzzles/sudoku.data")?;
@@ -101,19 +122,32 @@ impl Ui {
 /// # Errors
 ///
 /// Fails when the platform cannot create the window.
-///
-/// # Panics
-///
-/// If the machine rejects a grid as its initial `initState`, which a [`Grid`] always is.
 pub fn init(puzzles: Vec<Puzzle>) -> Result<Ui, slint::PlatformError> {
-    init_with_autosave(puzzles, None)
+    init_with(puzzles, Config::default())
 }
 
-/// Like [`init`], keeping the game in progress in the file `autosave` (see
-/// [`crate::autosave`]): a game saved there is restored, with its puzzle selected in the
-/// chooser (added if it came from a file), instead of loading the first puzzle; and every
-/// change the machine shows (`updateGUI`) is saved. A save that cannot be restored is set
-/// aside with a message on standard error, and the game starts fresh.
+/// Like [`init`], keeping the game in the save folder `dir` (see [`crate::autosave`]): the
+/// saved game is restored, with its puzzle selected in the chooser, instead of loading the
+/// first puzzle, and every event is saved. A save that cannot be restored is set aside and
+/// the window says so.
+///
+/// # Errors
+///
+/// Fails when the platform cannot create the window.
+pub fn init_with_autosave(
+    puzzles: Vec<Puzzle>,
+    dir: Option<PathBuf>,
+) -> Result<Ui, slint::PlatformError> {
+    init_with(
+        puzzles,
+        Config {
+            save_dir: dir,
+            ..Config::default()
+        },
+    )
+}
+
+/// Builds the window as `config` says; see [`init`] and [`init_with_autosave`].
 ///
 /// # Errors
 ///
@@ -121,267 +155,306 @@ pub fn init(puzzles: Vec<Puzzle>) -> Result<Ui, slint::PlatformError> {
 ///
 /// # Panics
 ///
-/// If the machine rejects a grid as its initial `initState`, which a [`Grid`] always is.
-pub fn init_with_autosave(
-    puzzles: Vec<Puzzle>,
-    autosave: Option<PathBuf>,
-) -> Result<Ui, slint::PlatformError> {
+/// If the machine rejects the first puzzle as its initial value, which a [`Grid`] never is.
+pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::PlatformError> {
     let window = AppWindow::new()?;
-    let restored = autosave.as_deref().and_then(restore);
-    let machine = restored
-        .as_ref()
-        .map_or_else(Sudoku::new, |(machine, _)| machine.clone());
     let game = window.global::<Game>();
+    let library = Library::new(
+        puzzles,
+        config.save_dir.as_ref().map(|d| d.join("library.json")),
+    );
+
+    let (save, restored, notice) = match &config.save_dir {
+        Some(dir) => open_save(dir),
+        None => (None, None, None),
+    };
+    let fresh = restored.is_none();
+    let machine = restored.unwrap_or_else(|| {
+        let machine = Sudoku::new();
+        let first = library.get(0).unwrap_or(Puzzle {
+            name: String::new(),
+            givens: Grid::default(),
+            level: None,
+        });
+        machine
+            .set_initial_values(json!({
+                "initState": first.givens,
+                "autoplay": true,
+                "puzzle": { "name": first.name, "level": first.level },
+            }))
+            .expect("a Grid, a bool and a name are valid initial values");
+        machine
+    });
+    let session = Session::new(machine, save, config.clock.clone());
+    let worker = Worker::default();
 
     let cells = Rc::new(VecModel::from(vec![CellData::default(); 81]));
     game.set_cells(cells.clone().into());
-    let chooser = Chooser::new(puzzles);
-    if let Some((_, puzzle)) = &restored {
-        chooser.current.set(chooser.add(puzzle.clone()));
+    game.set_puzzle_names(library.labels().into());
+    game.set_glossary(glossary());
+    if let Some(notice) = notice {
+        game.set_notice(notice.into());
     }
-    game.set_puzzle_names(chooser.names.clone().into());
-    game.set_current_puzzle(chooser.current.get() as i32);
-    game.set_status(UNSOLVED_TEXT.into());
+    let w = window.as_weak();
+    session.on_save_error(move |message| {
+        if let Some(window) = w.upgrade() {
+            window.global::<Game>().set_notice(message.into());
+        }
+    });
 
-    bind_callbacks(&window, &machine, &chooser);
-    observe_machine(&window, &machine, cells);
-    if let Some(path) = autosave {
-        keep_saving(&machine, &chooser, path);
-    }
+    let phase = Rc::new(RefCell::new(Phase::Unsolved));
+    observe(&window, &session, &library, &worker, cells, phase.clone());
+    bind_callbacks(&window, &session, &library, phase);
 
-    if restored.is_some() {
-        // The restored machine is running: its flags come from its configuration, and its
-        // grid from the `updateGUI` that the chart's `update` event sends.
-        game.set_playing(machine.is_active(State::Playing));
-        let solved = machine.is_active(State::Solved);
-        game.set_solved(solved);
-        game.set_status(if solved { SOLVED_TEXT } else { UNSOLVED_TEXT }.into());
-        machine.submit_event(events::UPDATE, ());
+    let s = session.clone();
+    window.window().on_close_requested(move || {
+        s.compact();
+        slint::CloseRequestResponse::HideWindow
+    });
+
+    if fresh {
+        session.machine().start();
+        session.compact();
+        session.resume_timers();
     } else {
-        let initial = chooser.grid(0).unwrap_or(Grid([[0; 9]; 9]));
-        machine
-            .set_initial_values(json!({ "initState": initial }))
-            .expect("a Grid is a valid initState");
-        machine.start();
+        session.compact();
+        session.resume_timers();
+        session.submit(events::RESUMED, Value::Null);
+        session.submit(events::WINDOW_SHOWN, Value::Null);
+        session.submit(events::UPDATE, Value::Null);
     }
 
     Ok(Ui {
         window,
-        machine,
-        chooser,
+        session,
+        library,
+        worker,
     })
 }
 
-/// The machine and puzzle saved at `path`, if there is a save that restores.
-fn restore(path: &Path) -> Option<(Sudoku, Puzzle)> {
-    let problem = match autosave::read(path) {
-        Ok(None) => return None,
-        Ok(Some(saved)) => match Sudoku::restore(&saved.machine) {
-            Ok(machine) => return Some((machine, saved.puzzle())),
-            Err(error) => format!("{}: {error}", path.display()),
+/// Opens the save folder: the machine of the saved game, or the notice to show when it
+/// could not be used (it is then set aside).
+fn open_save(dir: &Path) -> (Option<Autosave>, Option<Sudoku>, Option<String>) {
+    let (mut save, found) = Autosave::open(dir);
+    let problem = match found {
+        Ok(None) => return (Some(save), None, None),
+        Ok(Some(restored)) => match session::restore(&restored) {
+            Ok(machine) => return (Some(save), Some(machine), None),
+            Err(problem) => format!("{}: {problem}", dir.join(crate::autosave::SNAPSHOT).display()),
         },
-        Err(error) => error.to_string(),
+        Err(AutosaveError::Invalid { path, message }) => format!("{}: {message}", path.display()),
+        Err(e) => e.to_string(),
     };
-    match autosave::set_aside(path) {
-        Ok(moved) => eprintln!(
-            "sudoku: starting a new game; the saved game could not be restored ({problem}) and was moved to {}",
-            moved.display()
+    let (notice, keep_saving) = match save.set_aside() {
+        Ok(Some(moved)) => (
+            format!(
+                "Your saved game could not be restored ({problem}). It was moved to {} and a \
+                 new game was started.",
+                moved.display()
+            ),
+            true,
         ),
-        Err(error) => eprintln!(
-            "sudoku: starting a new game; the saved game could not be restored ({problem}) nor moved aside ({error})"
+        Ok(None) => (
+            format!("Your saved game could not be restored ({problem}). A new game was started."),
+            true,
         ),
-    }
-    None
+        Err(error) => (
+            format!(
+                "Your saved game could not be restored ({problem}), nor moved aside ({error}). \
+                 A new game was started, which is not saved so that it cannot overwrite the \
+                 old one."
+            ),
+            false,
+        ),
+    };
+    eprintln!("sudoku: {notice}");
+    (keep_saving.then_some(save), None, Some(notice))
 }
 
-/// Saves the game at `path` whenever the machine shows a change. A failure is reported once
-/// on standard error; the game goes on.
-fn keep_saving(machine: &Sudoku, chooser: &Chooser, path: PathBuf) {
-    let weak = machine.downgrade();
-    let chooser = chooser.clone();
-    let mut reported = false;
-    machine.connect_to_event(events::UPDATE_GUI, move |_| {
-        let Some(machine) = weak.upgrade() else {
-            return;
-        };
-        let Some(puzzle) = chooser.puzzle(chooser.current.get()) else {
-            return;
-        };
-        let result = machine
-            .snapshot()
-            .map_err(|e| e.to_string())
-            .and_then(|snapshot| {
-                let game = SavedGame {
-                    puzzle: puzzle.name,
-                    givens: puzzle.givens,
-                    machine: snapshot,
-                };
-                autosave::write(&path, &game).map_err(|e| e.to_string())
-            });
-        if let Err(error) = result {
-            if !reported {
-                eprintln!("sudoku: cannot save the game: {error}");
-                reported = true;
+/// Machine notifications → the window, and the chart's requests → the services.
+fn observe(
+    window: &AppWindow,
+    session: &Session,
+    library: &Library,
+    worker: &Worker,
+    cells: Rc<VecModel<CellData>>,
+    phase: Rc<RefCell<Phase>>,
+) {
+    let machine = session.machine();
+    let w = window.as_weak();
+    let lib = library.clone();
+    let current = Rc::new(RefCell::new(None::<Grid>));
+    machine.connect_to_event("updateGUI view", move |event: &Event| {
+        let Some(window) = w.upgrade() else { return };
+        let view: View = match event.param("view") {
+            Ok(view) => view,
+            Err(error) => {
+                eprintln!("sudoku-ui: ignoring a view the window cannot read: {error}");
+                return;
             }
+        };
+        if let Ok(givens) = event.param::<Grid>("initState") {
+            *current.borrow_mut() = Some(givens);
+        }
+        *phase.borrow_mut() = view.phase;
+        let game = window.global::<Game>();
+        show(&game, &cells, &view);
+        // The chooser shows the puzzle being played (it snaps back after a cancelled choice).
+        if let Some(givens) = *current.borrow() {
+            let index = lib.index_of(&givens).unwrap_or_else(|| {
+                let level = view.level.to_lowercase().parse::<Level>().ok();
+                lib.add(
+                    Puzzle {
+                        name: view.puzzle.clone(),
+                        givens,
+                        level,
+                    },
+                    Source::File,
+                )
+            });
+            game.set_current_puzzle(index as i32);
         }
     });
+
+    let w = window.as_weak();
+    machine.connect_to_event("clock", move |event: &Event| {
+        if let (Some(window), Ok(clock)) = (w.upgrade(), event.param::<String>("clock")) {
+            window.global::<Game>().set_clock(clock.into());
+        }
+    });
+
+    let (s, wk, lib) = (session.clone(), worker.clone(), library.clone());
+    machine.connect_to_event(events::GENERATE_REQUEST, move |event: &Event| {
+        let level = match event.param::<Level>("level") {
+            Ok(level) => level,
+            Err(error) => {
+                eprintln!("sudoku-ui: ignoring a generate.request without a level: {error}");
+                return;
+            }
+        };
+        let (s, lib) = (s.clone(), lib.clone());
+        wk.request(level, move |made| {
+            if let Ok(puzzle) = serde_json::from_value::<GeneratedPuzzle>(made.clone()) {
+                lib.add(
+                    Puzzle {
+                        name: puzzle.name,
+                        givens: puzzle.init_state,
+                        level: Some(puzzle.level),
+                    },
+                    Source::Generated,
+                );
+            }
+            s.submit(events::GENERATED, made);
+        });
+    });
+    let wk = worker.clone();
+    machine.connect_to_event(events::GENERATE_CANCEL, move |_| wk.cancel());
+
+    machine.connect_to_error(|error| eprintln!("sudoku: {error}"));
 }
 
-/// Hands the puzzle's grid to the machine with `setup`. The chart ignores `setup` while
-/// `playing` (Qt's example simply submits it); here a game in progress is stopped first so
-/// that choosing a puzzle always shows it.
-pub fn load_puzzle(machine: &Sudoku, grid: &Grid) {
-    if machine.is_active(State::Playing) {
-        machine.submit_event(events::STOP, ());
-    }
-    machine.submit_event(events::SETUP, json!({ "initState": grid }));
+/// The `generated` event's data, as the library keeps it.
+#[derive(serde::Deserialize)]
+struct GeneratedPuzzle {
+    #[serde(rename = "initState")]
+    init_state: Grid,
+    name: String,
+    level: Level,
+}
+
+/// Asks the machine to play `puzzle`.
+fn load(session: &Session, puzzle: &Puzzle) {
+    session.submit(
+        events::LOAD,
+        json!({ "initState": puzzle.givens, "name": puzzle.name, "level": puzzle.level }),
+    );
+}
+
+fn open_file(session: &Session, library: &Library, path: &Path) -> Result<(), OpenError> {
+    let puzzle = read_puzzle_file(path)?;
+    library.add(puzzle.clone(), Source::File);
+    load(session, &puzzle);
+    Ok(())
 }
 
 /// `Game` callbacks → machine events.
-fn bind_callbacks(window: &AppWindow, machine: &Sudoku, chooser: &Chooser) {
+fn bind_callbacks(window: &AppWindow, session: &Session, library: &Library, phase: Rc<RefCell<Phase>>) {
     let game = window.global::<Game>();
 
-    let m = machine.clone();
-    game.on_cell_tapped(move |row, col| {
-        m.submit_event(events::TAP, json!({ "x": row, "y": col }));
-    });
+    let s = session.clone();
+    game.on_cell_clicked(move |row, col| s.submit(events::CLICK, json!({ "x": row, "y": col })));
 
-    let m = machine.clone();
-    game.on_start_stop(move || {
-        if m.is_active(State::Playing) {
-            m.submit_event(events::STOP, ());
-        } else {
-            m.submit_event(events::START, ());
+    let s = session.clone();
+    game.on_action(move |event| s.submit(event.as_str(), Value::Null));
+
+    let s = session.clone();
+    game.on_digit(move |digit| s.submit(events::DIGIT, json!({ "digit": digit })));
+
+    let s = session.clone();
+    game.on_key(move |text, control, shift| {
+        let dialog = matches!(*phase.borrow(), Phase::Confirming | Phase::Generating);
+        match keys::event_for(text.as_str(), control, shift, dialog) {
+            Some((event, data)) => {
+                s.submit(event, data);
+                true
+            }
+            None => false,
         }
     });
 
-    let m = machine.clone();
-    game.on_undo(move || m.submit_event(events::UNDO, ()));
+    let s = session.clone();
+    game.on_new_game(move |level| s.submit(events::GENERATE, json!({ "level": level.as_str() })));
 
-    let m = machine.clone();
-    let c = chooser.clone();
+    let (s, lib) = (session.clone(), library.clone());
     game.on_puzzle_chosen(move |index| {
-        if let Ok(index) = usize::try_from(index) {
-            c.load(&m, index);
+        if let Some(puzzle) = usize::try_from(index).ok().and_then(|i| lib.get(i)) {
+            load(&s, &puzzle);
         }
     });
 
-    let m = machine.clone();
-    let c = chooser.clone();
-    let w = window.as_weak();
-    game.on_open_file(move |path| {
+    let (s, lib, w) = (session.clone(), library.clone(), window.as_weak());
+    let open = Rc::new(move |path: &str| {
         let Some(window) = w.upgrade() else { return };
         let game = window.global::<Game>();
-        match read_puzzle_file(path.as_str()) {
-            Ok(puzzle) => {
-                let index = c.add(puzzle);
-                game.set_current_puzzle(index as i32);
-                game.set_open_error(SharedString::new());
+        match open_file(&s, &lib, Path::new(path)) {
+            Ok(()) => {
+                game.set_open_error("".into());
                 game.set_open_dialog_shown(false);
-                c.load(&m, index);
             }
             Err(error) => game.set_open_error(error.to_string().into()),
         }
     });
-}
-
-/// Machine notifications → `Game` properties and cell rows. Like Qt's connections, these
-/// observers live as long as the machine.
-fn observe_machine(window: &AppWindow, machine: &Sudoku, cells: Rc<VecModel<CellData>>) {
-    let w = window.as_weak();
-    machine.connect_to_state(State::Playing, move |playing| {
-        if let Some(window) = w.upgrade() {
-            window.global::<Game>().set_playing(playing);
-        }
-    });
+    let o = open.clone();
+    game.on_open_file(move |path| o(path.as_str()));
 
     let w = window.as_weak();
-    machine.connect_to_state(State::Solved, move |solved| {
-        if let Some(window) = w.upgrade() {
-            let game = window.global::<Game>();
-            game.set_solved(solved);
-            game.set_status(if solved { SOLVED_TEXT } else { UNSOLVED_TEXT }.into());
-        }
+    game.on_browse(move || {
+        let (w, open) = (w.clone(), open.clone());
+        browse(move |picked| {
+            if let (Some(path), Some(window)) = (picked, w.upgrade()) {
+                let text = path.display().to_string();
+                window.global::<Game>().set_open_path(text.as_str().into());
+                open(&text);
+            }
+        });
     });
 
-    machine.connect_to_event(events::UPDATE_GUI, move |event: &Event| {
-        show_grid(&cells, event)
+    let s = session.clone();
+    game.on_set_check_solution(move |on| {
+        s.submit(events::SETTINGS, json!({ "check": if on { "solution" } else { "conflicts" } }))
     });
-}
+    let s = session.clone();
+    game.on_set_theme(move |theme| s.submit(events::SETTINGS, json!({ "theme": theme.as_str() })));
 
-/// Copies the `currentState` and `initState` of an `updateGUI` event into the cell model,
-/// touching only the rows that changed.
-fn show_grid(cells: &VecModel<CellData>, event: &Event) {
-    let grids = event
-        .param::<Grid>("currentState")
-        .and_then(|current| Ok((current, event.param::<Grid>("initState")?)));
-    let (current, init) = match grids {
-        Ok(grids) => grids,
-        Err(error) => {
-            eprintln!("sudoku-ui: ignoring an updateGUI event without grids: {error}");
-            return;
-        }
-    };
-    for (index, (row, col)) in (0..9).flat_map(|r| (0..9).map(move |c| (r, c))).enumerate() {
-        let cell = CellData {
-            value: i32::from(current.0[row][col]),
-            given: init.0[row][col] != 0,
-        };
-        if cells.row_data(index).as_ref() != Some(&cell) {
-            cells.set_row_data(index, cell);
-        }
-    }
-}
-
-/// The puzzles behind the chooser, shared by the callbacks that read and extend it.
-#[derive(Clone)]
-struct Chooser {
-    puzzles: Rc<RefCell<Vec<Puzzle>>>,
-    names: Rc<VecModel<SharedString>>,
-    /// The puzzle last loaded.
-    current: Rc<Cell<usize>>,
-}
-
-impl Chooser {
-    fn new(puzzles: Vec<Puzzle>) -> Self {
-        let names: Vec<SharedString> = puzzles
-            .iter()
-            .map(|p| SharedString::from(&p.name))
-            .collect();
-        Chooser {
-            puzzles: Rc::new(RefCell::new(puzzles)),
-            names: Rc::new(VecModel::from(names)),
-            current: Rc::new(Cell::new(0)),
-        }
-    }
-
-    fn grid(&self, index: usize) -> Option<Grid> {
-        self.puzzles.borrow().get(index).map(|p| p.givens)
-    }
-
-    fn puzzle(&self, index: usize) -> Option<Puzzle> {
-        self.puzzles.borrow().get(index).cloned()
-    }
-
-    /// Adds a puzzle and returns its index; a puzzle already listed under the same name with
-    /// the same givens is not added twice.
-    fn add(&self, puzzle: Puzzle) -> usize {
-        let mut puzzles = self.puzzles.borrow_mut();
-        if let Some(index) = puzzles
-            .iter()
-            .position(|p| p.name == puzzle.name && p.givens == puzzle.givens)
-        {
-            return index;
-        }
-        self.names.push(SharedString::from(&puzzle.name));
-        puzzles.push(puzzle);
-        puzzles.len() - 1
-    }
-
-    fn load(&self, machine: &Sudoku, index: usize) {
-        if let Some(grid) = self.grid(index) {
-            self.current.set(index);
-            load_puzzle(machine, &grid);
-        }
-    }
+    let s = session.clone();
+    game.on_window_minimized(move |minimized| {
+        s.submit(
+            if minimized {
+                events::WINDOW_HIDDEN
+            } else {
+                events::WINDOW_SHOWN
+            },
+            Value::Null,
+        )
+    });
 }

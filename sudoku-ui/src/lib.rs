@@ -1,11 +1,23 @@
-//! The Slint front end of the Sudoku game: a port of the widgets of Qt's SCXML Sudoku example.
+//! The Slint front end of the Sudoku game.
 //!
-//! The one design decision: the window only binds. The markup in `ui/` draws the grid and the
-//! buttons and declares the `Game` global; [`init`] (in `bind.rs`) talks to the
-//! [`sudoku_machine::Sudoku`] state machine only through `submit_event`, `connect_to_state`,
-//! `connect_to_event` and `is_active`, as Qt's `mainwindow.cpp` does (and, for the
-//! [`autosave`], `snapshot` and `restore`). The grid shown is the data of the machine's
-//! `updateGUI` event, and every rule stays in the chart.
+//! The one design decision: the window only binds. The markup in `ui/` draws the grid, the
+//! panel and the dialogs and declares the `Game` global; [`init`] (in `bind.rs`) talks to the
+//! [`sudoku_machine::Sudoku`] state machine only through the generated API: `submit_event`
+//! (through [`session::Session::submit`], which also journals it), `connect_to_event` for
+//! the machine's `updateGUI`/`view` (what to show, which controls work), `clock` and the
+//! generator requests, and `snapshot`/`restore` for the [`autosave`]. Every rule stays in the
+//! chart and its datamodel.
+//!
+//! | module | holds |
+//! |---|---|
+//! | `bind` | building the window, the callbacks → events, notifications → properties |
+//! | [`session`] | the machine with its clock (a Slint timer fires delayed events) and journal |
+//! | [`autosave`] | the save: snapshot + append-only journal, compaction, set-aside |
+//! | [`library`] | the chooser's puzzles, the player's kept across runs |
+//! | `worker` | puzzle generation on a thread, cancellable |
+//! | `keys` | which key submits which event |
+//! | `show` | the machine's view → `Game` properties |
+//! | `open` | reading a puzzle file, the desktop's file chooser |
 //!
 //! ```no_run
 //! let puzzle = sudoku_ui::read_puzzle_file("puzzles/sudoku.data")?;
@@ -17,9 +29,14 @@ slint::include_modules!();
 
 pub mod autosave;
 mod bind;
+mod keys;
+pub mod library;
 mod open;
+pub mod session;
+mod show;
+mod worker;
 
-pub use bind::{init, init_with_autosave, load_puzzle, Ui, SOLVED_TEXT, UNSOLVED_TEXT};
+pub use bind::{init, init_with, init_with_autosave, Config, Ui};
 pub use open::{read_puzzle_file, OpenError};
 pub use sudoku_machine::puzzle::Puzzle;
 
@@ -32,11 +49,11 @@ pub fn run(puzzles: Vec<Puzzle>) -> Result<(), slint::PlatformError> {
     init(puzzles)?.run()
 }
 
-/// Like [`run`], with the game kept in the player's autosave file
-/// ([`autosave::default_path`]): the game in progress when the window was last closed comes
-/// back. Then opens the puzzle file `file` (say, the first command-line argument) before
-/// showing the window. A bad file does not stop the game: the window opens with the error shown
-/// in its "Open" dialog and the saved game or the first bundled puzzle loaded.
+/// Like [`run`], with the game kept in the player's save folder ([`autosave::default_dir`]):
+/// the game in progress when the window was last closed (or killed) comes back. Then opens
+/// the puzzle file `file` (say, from the command line), which asks before it replaces a game
+/// in progress. A bad file does not stop the game: the window opens with the error shown in
+/// its "Open" dialog.
 ///
 /// # Errors
 ///
@@ -45,7 +62,7 @@ pub fn run_with_file(
     puzzles: Vec<Puzzle>,
     file: Option<&std::path::Path>,
 ) -> Result<(), slint::PlatformError> {
-    let ui = init_with_autosave(puzzles, autosave::default_path())?;
+    let ui = init_with_autosave(puzzles, autosave::default_dir())?;
     if let Some(file) = file {
         ui.open_puzzle_file_or_show_error(file);
     }

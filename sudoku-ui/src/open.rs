@@ -1,4 +1,5 @@
-//! Reading a player's own puzzle file: Qt's `.data` format or one line of 81 digits.
+//! Reading a player's own puzzle file: Qt's `.data` format or one line of 81 digits, typed
+//! as a path or picked with the desktop's file chooser.
 //!
 //! Parsing is [`sudoku_machine::puzzle::parse`]'s job; this module only adds the file system
 //! around it and an error that names the file.
@@ -33,6 +34,10 @@ impl fmt::Display for OpenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OpenError::NoPath => f.write_str("enter the path of a puzzle file"),
+            OpenError::Read { path, source } if path.is_dir() => {
+                let _ = source;
+                write!(f, "{} is a folder, not a puzzle file", path.display())
+            }
             OpenError::Read { path, source } => {
                 write!(f, "cannot read {}: {source}", path.display())
             }
@@ -51,7 +56,8 @@ impl std::error::Error for OpenError {
     }
 }
 
-/// Reads and parses the puzzle file at `path`; the puzzle is named after the file's stem.
+/// Reads and parses the puzzle file at `path`; the puzzle is named after the file's stem and
+/// has no level yet (the game grades it when it is loaded).
 ///
 /// Surrounding whitespace is trimmed and a leading `~/` stands for `$HOME`, since the path
 /// usually comes from a text field.
@@ -71,9 +77,16 @@ pub fn read_puzzle_file(path: impl AsRef<Path>) -> Result<Puzzle, OpenError> {
     if path.as_os_str().is_empty() {
         return Err(OpenError::NoPath);
     }
-    let text = std::fs::read_to_string(&path).map_err(|source| OpenError::Read {
+    let bytes = std::fs::read(&path).map_err(|source| OpenError::Read {
         path: path.clone(),
         source,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| OpenError::Puzzle {
+        path: path.clone(),
+        source: PuzzleError {
+            line: 1,
+            message: "the file is not text (UTF-8)".into(),
+        },
     })?;
     let givens = parse(&text).map_err(|source| OpenError::Puzzle {
         path: path.clone(),
@@ -83,7 +96,28 @@ pub fn read_puzzle_file(path: impl AsRef<Path>) -> Result<Puzzle, OpenError> {
         .file_stem()
         .map(|stem| stem.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-    Ok(Puzzle { name, givens })
+    Ok(Puzzle {
+        name,
+        givens,
+        level: None,
+    })
+}
+
+/// Asks the desktop's file chooser (the XDG portal on Linux, the system dialog on Windows and
+/// macOS) for a puzzle file, without blocking the window: `picked` gets the path, or `None`
+/// when the player cancelled or no chooser is available (then the typed path remains).
+pub fn browse(picked: impl FnOnce(Option<PathBuf>) + 'static) {
+    let dialog = rfd::AsyncFileDialog::new()
+        .set_title("Open a puzzle file")
+        .add_filter("Sudoku puzzles", &["data", "txt", "sdk"])
+        .add_filter("All files", &["*"]);
+    let started = slint::spawn_local(async move {
+        let file = dialog.pick_file().await;
+        picked(file.map(|f| f.path().to_path_buf()));
+    });
+    if let Err(e) = started {
+        eprintln!("sudoku: the file chooser cannot run here: {e}");
+    }
 }
 
 /// Trims the path and replaces a leading `~/` by the home directory, where one is known.

@@ -32,8 +32,10 @@ impl Solution {
     }
 }
 
-/// The chart's `puzzle` data item.
+/// The chart's `puzzle` data item. Every field may be left out of its JSON (the window sets
+/// only `name` and `level` with `set_initial_values`; the rest is worked out at start).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct PuzzleInfo {
     /// The name shown to the player (the chooser's entry); empty when unknown.
     pub name: String,
@@ -145,7 +147,8 @@ impl PuzzleInfo {
     pub fn sync(&mut self, init_state: &Grid) {
         if self.givens != *init_state || self.solution == Solution::Unknown {
             let name = std::mem::take(&mut self.name);
-            *self = Self::analyse(name, None, init_state);
+            let level = self.level.filter(|_| self.solution == Solution::Unknown);
+            *self = Self::analyse(name, level, init_state);
         }
     }
 

@@ -264,6 +264,93 @@ impl Technique {
         }
     }
 
+    /// What the technique does, in one or two sentences for players (the glossary of the
+    /// game's help). The definitions follow HoDoKu's technique pages, as the variants' own
+    /// documentation does.
+    pub fn description(self) -> &'static str {
+        match self {
+            Technique::HiddenSingle => {
+                "A digit that has only one place left in a row, column or box goes there."
+            }
+            Technique::NakedSingle => {
+                "A cell whose peers already hold eight different digits takes the ninth."
+            }
+            Technique::Pointing => {
+                "When a digit's places in a box all lie in one row or column, the digit is in \
+                 that line inside the box, so the rest of the line loses it."
+            }
+            Technique::Claiming => {
+                "When a digit's places in a row or column all lie in one box, the rest of that \
+                 box loses it."
+            }
+            Technique::NakedPair => {
+                "Two cells of a house with the same two candidates hold those two digits, so \
+                 the other cells of the house lose them."
+            }
+            Technique::HiddenPair => {
+                "Two digits that fit only in the same two cells of a house are in those cells, \
+                 so those cells lose every other candidate."
+            }
+            Technique::NakedTriple => {
+                "Three cells of a house whose candidates together are three digits hold them; \
+                 the house's other cells lose those digits."
+            }
+            Technique::XWing => {
+                "A digit confined to the same two columns in two rows (or the same two rows in \
+                 two columns) forms a rectangle: the rest of those columns (rows) lose it."
+            }
+            Technique::HiddenTriple => {
+                "Three digits that fit only in the same three cells of a house fill them; \
+                 those cells lose their other candidates."
+            }
+            Technique::XyWing => {
+                "A pivot cell {x,y} sees two pincers {x,z} and {y,z}: one pincer must be z, \
+                 so a cell that sees both pincers cannot be z."
+            }
+            Technique::NakedQuad => {
+                "Four cells of a house whose candidates together are four digits; the house's \
+                 other cells lose those digits."
+            }
+            Technique::HiddenQuad => {
+                "Four digits that fit only in the same four cells of a house; those cells lose \
+                 their other candidates."
+            }
+            Technique::Skyscraper => {
+                "A digit with two places in each of two parallel lines, one end of each in a \
+                 shared cross line: one of the two other ends holds it, so cells that see both \
+                 lose it."
+            }
+            Technique::Swordfish => {
+                "The X-Wing with three lines: a digit confined in three rows to three columns \
+                 is removed from the rest of those columns."
+            }
+            Technique::XyzWing => {
+                "A pivot {x,y,z} sees pincers {x,z} and {y,z}: a cell that sees all three \
+                 cannot be z."
+            }
+            Technique::WWing => {
+                "Two cells {x,y} that do not see each other, joined by a house where x has only \
+                 two places, one seen by each: one of them is y, so a cell seeing both loses y."
+            }
+            Technique::UniqueRectangle1 => {
+                "Three corners of a rectangle over two boxes hold only {x,y}: the fourth cannot \
+                 be x or y, or the puzzle would have two solutions."
+            }
+            Technique::SimpleColouring => {
+                "Colour a digit's conjugate pairs (houses where it has two places) in two \
+                 colours: one colour is true. Two cells of one colour that see each other make \
+                 that colour false; a cell that sees both colours loses the digit."
+            }
+            Technique::Jellyfish => {
+                "The X-Wing with four lines: a digit confined in four rows to four columns."
+            }
+            Technique::Search => {
+                "No technique of this solver applies: the next digit is found by trying each \
+                 candidate of a cell and following it until it fails (trial and error)."
+            }
+        }
+    }
+
     /// Looks for this technique on `board`; the first instance found, if any.
     ///
     /// [`Technique::Search`] needs the solution and is never found here: see

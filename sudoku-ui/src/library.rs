@@ -1,0 +1,219 @@
+//! The puzzles the chooser lists: the bundled ones, then those the player opened or
+//! generated, each with its level. The player's own (opened and generated) are kept across
+//! runs in `library.json` next to the save; the last [`KEPT_GENERATED`] generated puzzles
+//! are kept.
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+use slint::{SharedString, VecModel};
+use sudoku_machine::datamodel::Grid;
+use sudoku_machine::puzzle::Puzzle;
+
+/// Generated puzzles kept in the chooser.
+pub const KEPT_GENERATED: usize = 10;
+
+/// Where a puzzle came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// Shipped with the game.
+    Bundled,
+    /// Opened from a file.
+    File,
+    /// Made by the generator.
+    Generated,
+}
+
+/// One puzzle of the chooser.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The puzzle, with its level.
+    pub puzzle: Puzzle,
+    /// Where it came from.
+    pub source: Source,
+}
+
+impl Entry {
+    /// What the chooser shows: `name · Level`.
+    pub fn label(&self) -> String {
+        match self.puzzle.level {
+            Some(level) => {
+                let name = level.name();
+                format!("{} · {}{}", self.puzzle.name, name[..1].to_uppercase(), &name[1..])
+            }
+            None => self.puzzle.name.clone(),
+        }
+    }
+}
+
+#[derive(Default, Serialize, Deserialize)]
+struct Stored {
+    puzzles: Vec<Entry>,
+}
+
+/// The chooser's puzzles and their labels, shared by the callbacks that read and extend it.
+#[derive(Clone)]
+pub struct Library {
+    entries: Rc<RefCell<Vec<Entry>>>,
+    labels: Rc<VecModel<SharedString>>,
+    file: Option<PathBuf>,
+}
+
+impl Library {
+    /// The bundled `puzzles`, then the player's puzzles stored in `file` (if given and
+    /// readable; an unreadable file is ignored, its puzzles are not lost from disk until the
+    /// next change).
+    pub fn new(puzzles: Vec<Puzzle>, file: Option<PathBuf>) -> Self {
+        let library = Library {
+            entries: Rc::default(),
+            labels: Rc::new(VecModel::default()),
+            file,
+        };
+        for puzzle in puzzles {
+            library.push(Entry {
+                puzzle,
+                source: Source::Bundled,
+            });
+        }
+        let stored: Stored = library
+            .file
+            .as_ref()
+            .and_then(|f| std::fs::read(f).ok())
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default();
+        for entry in stored.puzzles {
+            if entry.source != Source::Bundled && library.index_of(&entry.puzzle.givens).is_none() {
+                library.push(entry);
+            }
+        }
+        library
+    }
+
+    fn push(&self, entry: Entry) {
+        self.labels.push(entry.label().into());
+        self.entries.borrow_mut().push(entry);
+    }
+
+    /// The labels, as the chooser's model.
+    pub fn labels(&self) -> Rc<VecModel<SharedString>> {
+        self.labels.clone()
+    }
+
+    /// The puzzle at `index`.
+    pub fn get(&self, index: usize) -> Option<Puzzle> {
+        self.entries.borrow().get(index).map(|e| e.puzzle.clone())
+    }
+
+    /// How many puzzles are listed.
+    pub fn len(&self) -> usize {
+        self.entries.borrow().len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The index of the puzzle with these givens.
+    pub fn index_of(&self, givens: &Grid) -> Option<usize> {
+        self.entries
+            .borrow()
+            .iter()
+            .position(|e| e.puzzle.givens == *givens)
+    }
+
+    /// Adds a puzzle (unless one with the same givens is listed) and returns its index. The
+    /// player's puzzles are stored.
+    pub fn add(&self, puzzle: Puzzle, source: Source) -> usize {
+        if let Some(index) = self.index_of(&puzzle.givens) {
+            return index;
+        }
+        self.push(Entry { puzzle, source });
+        if source == Source::Generated {
+            self.forget_old_generated();
+        }
+        self.store();
+        self.index_of(&self.entries.borrow().last().expect("pushed").puzzle.givens)
+            .expect("just added")
+    }
+
+    fn forget_old_generated(&self) {
+        let generated: Vec<usize> = self
+            .entries
+            .borrow()
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.source == Source::Generated)
+            .map(|(i, _)| i)
+            .collect();
+        if generated.len() > KEPT_GENERATED {
+            for &i in generated[..generated.len() - KEPT_GENERATED].iter().rev() {
+                self.entries.borrow_mut().remove(i);
+                self.labels.remove(i);
+            }
+        }
+    }
+
+    fn store(&self) {
+        let Some(file) = &self.file else { return };
+        let stored = Stored {
+            puzzles: self
+                .entries
+                .borrow()
+                .iter()
+                .filter(|e| e.source != Source::Bundled)
+                .cloned()
+                .collect(),
+        };
+        let text = serde_json::to_vec_pretty(&stored).expect("puzzles always serialize");
+        let partial = file.with_extension("json.partial");
+        let written = file
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&partial, text))
+            .and_then(|()| std::fs::rename(&partial, file));
+        if let Err(e) = written {
+            eprintln!("sudoku: cannot keep your puzzles in {}: {e}", file.display());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slint::Model;
+    use sudoku_machine::engine::Level;
+
+    fn puzzle(name: &str, seed: u8) -> Puzzle {
+        let mut givens = Grid::default();
+        givens.0[0][0] = seed % 9 + 1;
+        givens.0[1][seed as usize % 9] = 1 + (seed / 9) % 9;
+        Puzzle {
+            name: name.into(),
+            givens,
+            level: Some(Level::Hard),
+        }
+    }
+
+    #[test]
+    fn the_player_s_puzzles_are_kept_and_generated_ones_capped() {
+        let file = std::env::temp_dir().join(format!("sudoku-library-{}.json", std::process::id()));
+        let _ = std::fs::remove_file(&file);
+        let lib = Library::new(vec![puzzle("bundled", 0)], Some(file.clone()));
+        assert_eq!(lib.labels().row_data(0).unwrap(), "bundled · Hard");
+        assert_eq!(lib.add(puzzle("again", 0), Source::File), 0, "same givens: listed once");
+        let mine = lib.add(puzzle("mine", 1), Source::File);
+        for n in 0..KEPT_GENERATED as u8 + 3 {
+            lib.add(puzzle(&format!("gen {n}"), 10 + n), Source::Generated);
+        }
+        assert_eq!(lib.len(), 2 + KEPT_GENERATED);
+        let again = Library::new(vec![puzzle("bundled", 0)], Some(file.clone()));
+        assert_eq!(again.len(), 2 + KEPT_GENERATED);
+        assert_eq!(again.get(mine).unwrap().name, "mine");
+        assert_eq!(again.get(2).unwrap().name, "gen 3", "the oldest generated ones went");
+        std::fs::remove_file(&file).unwrap();
+    }
+}

@@ -1,0 +1,88 @@
+//! The machine's view onto the `Game` global: cells (only the rows that changed), controls,
+//! texts. A straight copy: every decision was made by the machine.
+
+use slint::{Model, ModelRc, SharedString, VecModel};
+use sudoku_machine::engine::techniques::Technique;
+use sudoku_machine::game::{CheckMode, Phase, Theme, View};
+
+use crate::{CellData, Controls, Entry, Game};
+
+/// The phase as the markup names it.
+pub fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Unsolved => "unsolved",
+        Phase::Solved => "solved",
+        Phase::Revealed => "revealed",
+        Phase::Running => "running",
+        Phase::Paused => "paused",
+        Phase::Hidden => "hidden",
+        Phase::Confirming => "confirming",
+        Phase::Generating => "generating",
+    }
+}
+
+/// Copies `view` into the window.
+pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
+    for (index, cell) in view.cells.iter().enumerate() {
+        let data = CellData {
+            value: i32::from(cell.value),
+            given: cell.given,
+            notes: i32::from(cell.notes),
+            editable: cell.editable,
+            error: cell.error,
+            selected: cell.selected,
+            related: cell.related,
+            same: cell.same,
+            hint: i32::from(cell.hint),
+        };
+        if cells.row_data(index).as_ref() != Some(&data) {
+            cells.set_row_data(index, data);
+        }
+    }
+    let can = &view.can;
+    game.set_can(Controls {
+        edit: can.edit,
+        undo: can.undo,
+        redo: can.redo,
+        fill: can.fill,
+        hint: can.hint,
+        answer: can.answer,
+        pause: can.pause,
+        pause_label: can.pause_label.as_str().into(),
+        start_stop: can.start_stop,
+        start_stop_label: can.start_stop_label.as_str().into(),
+        start_stop_event: can.start_stop_event.as_str().into(),
+        new_game: can.new_game,
+    });
+    game.set_phase(phase_name(view.phase).into());
+    game.set_board_hidden(view.phase.hides_board());
+    game.set_pencil(view.pencil);
+    game.set_status(view.status.as_str().into());
+    game.set_message(view.message.as_str().into());
+    game.set_question(view.question.as_str().into());
+    game.set_clock(view.clock.as_str().into());
+    game.set_hints_left(i32::from(view.hints_left));
+    game.set_puzzle_name(view.puzzle.as_str().into());
+    game.set_level(view.level.as_str().into());
+    game.set_check_solution(view.settings.check == CheckMode::Solution);
+    game.set_theme(
+        match view.settings.theme {
+            Theme::System => "system",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+        .into(),
+    );
+}
+
+/// The help's glossary: every technique a hint can name, with what it does.
+pub fn glossary() -> ModelRc<Entry> {
+    let entries: Vec<Entry> = Technique::ALL
+        .iter()
+        .map(|t| Entry {
+            heading: SharedString::from(t.name()),
+            body: SharedString::from(t.description()),
+        })
+        .collect();
+    ModelRc::new(VecModel::from(entries))
+}
