@@ -240,7 +240,10 @@ fn open_save(dir: &Path) -> (Option<Autosave>, Option<Sudoku>, Option<String>) {
         Ok(None) => return (Some(save), None, None),
         Ok(Some(restored)) => match session::restore(&restored) {
             Ok(machine) => return (Some(save), Some(machine), None),
-            Err(problem) => format!("{}: {problem}", dir.join(crate::autosave::SNAPSHOT).display()),
+            Err(problem) => format!(
+                "{}: {problem}",
+                dir.join(crate::autosave::SNAPSHOT).display()
+            ),
         },
         Err(AutosaveError::Invalid { path, message }) => format!("{}: {message}", path.display()),
         Err(e) => e.to_string(),
@@ -378,7 +381,12 @@ fn open_file(session: &Session, library: &Library, path: &Path) -> Result<(), Op
 }
 
 /// `Game` callbacks → machine events.
-fn bind_callbacks(window: &AppWindow, session: &Session, library: &Library, phase: Rc<RefCell<Phase>>) {
+fn bind_callbacks(
+    window: &AppWindow,
+    session: &Session,
+    library: &Library,
+    phase: Rc<RefCell<Phase>>,
+) {
     let game = window.global::<Game>();
 
     let s = session.clone();
@@ -441,7 +449,10 @@ fn bind_callbacks(window: &AppWindow, session: &Session, library: &Library, phas
 
     let s = session.clone();
     game.on_set_check_solution(move |on| {
-        s.submit(events::SETTINGS, json!({ "check": if on { "solution" } else { "conflicts" } }))
+        s.submit(
+            events::SETTINGS,
+            json!({ "check": if on { "solution" } else { "conflicts" } }),
+        )
     });
     let s = session.clone();
     game.on_set_theme(move |theme| s.submit(events::SETTINGS, json!({ "theme": theme.as_str() })));

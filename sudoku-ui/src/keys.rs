@@ -22,7 +22,12 @@ use sudoku_machine::events;
 /// | Ctrl+Z | `undo` |
 /// | Ctrl+Y, Ctrl+Shift+Z | `redo` |
 /// | Enter, Escape (while asked) | `confirm`, `cancel` |
-pub fn event_for(text: &str, control: bool, shift: bool, dialog: bool) -> Option<(&'static str, Value)> {
+pub fn event_for(
+    text: &str,
+    control: bool,
+    shift: bool,
+    dialog: bool,
+) -> Option<(&'static str, Value)> {
     let mut chars = text.chars();
     let (Some(c), None) = (chars.next(), chars.next()) else {
         return None;
@@ -65,9 +70,15 @@ mod tests {
 
     #[test]
     fn keys_map_to_events() {
-        assert_eq!(event_for("5", false, false, false), Some((events::DIGIT, json!({"digit": 5}))));
+        assert_eq!(
+            event_for("5", false, false, false),
+            Some((events::DIGIT, json!({"digit": 5})))
+        );
         for k in [key(Key::Delete), key(Key::Backspace), "0".into()] {
-            assert_eq!(event_for(&k, false, false, false), Some((events::CLEAR, Value::Null)));
+            assert_eq!(
+                event_for(&k, false, false, false),
+                Some((events::CLEAR, Value::Null))
+            );
         }
         assert_eq!(
             event_for(&key(Key::LeftArrow), false, false, false),
@@ -76,11 +87,20 @@ mod tests {
         assert_eq!(event_for("z", true, false, false).unwrap().0, events::UNDO);
         assert_eq!(event_for("Z", true, true, false).unwrap().0, events::REDO);
         assert_eq!(event_for("y", true, false, false).unwrap().0, events::REDO);
-        assert_eq!(event_for("n", false, false, false).unwrap().0, events::NOTES_TOGGLE);
+        assert_eq!(
+            event_for("n", false, false, false).unwrap().0,
+            events::NOTES_TOGGLE
+        );
         assert_eq!(event_for("x", false, false, false), None);
         assert_eq!(event_for("12", false, false, false), None);
         assert_eq!(event_for(&key(Key::Return), false, false, false), None);
-        assert_eq!(event_for(&key(Key::Return), false, false, true).unwrap().0, events::CONFIRM);
-        assert_eq!(event_for(&key(Key::Escape), false, false, true).unwrap().0, events::CANCEL);
+        assert_eq!(
+            event_for(&key(Key::Return), false, false, true).unwrap().0,
+            events::CONFIRM
+        );
+        assert_eq!(
+            event_for(&key(Key::Escape), false, false, true).unwrap().0,
+            events::CANCEL
+        );
     }
 }

@@ -42,7 +42,12 @@ impl Entry {
         match self.puzzle.level {
             Some(level) => {
                 let name = level.name();
-                format!("{} · {}{}", self.puzzle.name, name[..1].to_uppercase(), &name[1..])
+                format!(
+                    "{} · {}{}",
+                    self.puzzle.name,
+                    name[..1].to_uppercase(),
+                    &name[1..]
+                )
             }
             None => self.puzzle.name.clone(),
         }
@@ -176,7 +181,10 @@ impl Library {
             .and_then(|()| std::fs::write(&partial, text))
             .and_then(|()| std::fs::rename(&partial, file));
         if let Err(e) = written {
-            eprintln!("sudoku: cannot keep your puzzles in {}: {e}", file.display());
+            eprintln!(
+                "sudoku: cannot keep your puzzles in {}: {e}",
+                file.display()
+            );
         }
     }
 }
@@ -204,7 +212,11 @@ mod tests {
         let _ = std::fs::remove_file(&file);
         let lib = Library::new(vec![puzzle("bundled", 0)], Some(file.clone()));
         assert_eq!(lib.labels().row_data(0).unwrap(), "bundled · Hard");
-        assert_eq!(lib.add(puzzle("again", 0), Source::File), 0, "same givens: listed once");
+        assert_eq!(
+            lib.add(puzzle("again", 0), Source::File),
+            0,
+            "same givens: listed once"
+        );
         let mine = lib.add(puzzle("mine", 1), Source::File);
         for n in 0..KEPT_GENERATED as u8 + 3 {
             lib.add(puzzle(&format!("gen {n}"), 10 + n), Source::Generated);
@@ -213,7 +225,11 @@ mod tests {
         let again = Library::new(vec![puzzle("bundled", 0)], Some(file.clone()));
         assert_eq!(again.len(), 2 + KEPT_GENERATED);
         assert_eq!(again.get(mine).unwrap().name, "mine");
-        assert_eq!(again.get(2).unwrap().name, "gen 3", "the oldest generated ones went");
+        assert_eq!(
+            again.get(2).unwrap().name,
+            "gen 3",
+            "the oldest generated ones went"
+        );
         std::fs::remove_file(&file).unwrap();
     }
 }

@@ -29,6 +29,9 @@ pub fn real_clock() -> Clock {
 /// restored game's clock is at most this far behind.
 const TIME_ENTRY_EVERY: Duration = Duration::from_secs(5);
 
+/// Told when the game cannot be saved.
+type SaveErrorHandler = Box<dyn Fn(String)>;
+
 struct Inner {
     machine: Sudoku,
     save: RefCell<Option<Autosave>>,
@@ -39,7 +42,7 @@ struct Inner {
     journaled: Cell<Duration>,
     timer: Timer,
     /// Called with a message when the game cannot be saved (once).
-    on_save_error: RefCell<Option<Box<dyn Fn(String)>>>,
+    on_save_error: RefCell<Option<SaveErrorHandler>>,
     save_error_shown: Cell<bool>,
 }
 
@@ -154,7 +157,9 @@ impl Session {
             None => Ok(()),
         };
         if let Err(e) = result {
-            self.report(format!("Your game cannot be saved: {e}. It goes on, unsaved."));
+            self.report(format!(
+                "Your game cannot be saved: {e}. It goes on, unsaved."
+            ));
         }
     }
 

@@ -1,400 +1,615 @@
 //! Plays the game through the window on Slint's headless testing backend: widgets are found by
-//! their accessible labels and pressed through their default actions, and the assertions read
-//! what a player would see (cell digits, button texts, the status line).
+//! their accessible labels and pressed through their default actions, keys are sent to the
+//! window as a keyboard sends them, time moves on a mock clock, and the assertions read what
+//! a player would see (cell digits and marks, button states, the status, the clock, the
+//! message).
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Duration;
 
 use i_slint_backend_testing::ElementHandle;
-use slint::platform::PointerEventButton;
-use slint::{ComponentHandle, Model};
+use slint::platform::{Key, PointerEventButton, WindowEvent};
+use slint::{ComponentHandle, Model, SharedString};
+use sudoku_machine::engine::unique_solution;
 use sudoku_machine::puzzle::{parse, Puzzle};
 use sudoku_machine::State;
-use sudoku_ui::{Game, Ui};
+use sudoku_ui::{Config, Game, Ui};
 
 const NEARLY_SOLVED: &str = include_str!("../../puzzles/nearly-solved-sudoku.data");
-const SUDOKU: &str = include_str!("../../puzzles/sudoku.data");
+const QT: &str = include_str!("../../puzzles/sudoku.data");
 
-/// The bundled puzzles, sorted by name as Qt's chooser lists them.
-fn puzzles() -> Vec<Puzzle> {
-    vec![
-        Puzzle {
-            name: "nearly-solved-sudoku".into(),
-            givens: parse(NEARLY_SOLVED).expect("bundled puzzle parses"),
-        },
-        Puzzle {
-            name: "sudoku".into(),
-            givens: parse(SUDOKU).expect("bundled puzzle parses"),
-        },
-    ]
-}
-
-fn start_ui() -> Ui {
-    i_slint_backend_testing::init_no_event_loop();
-    let ui = sudoku_ui::init(puzzles()).expect("window builds");
-    ui.window().show().expect("window shows");
-    ui
-}
-
-/// The one element with this accessible label.
-fn find(ui: &Ui, label: &str) -> ElementHandle {
-    let mut found = ElementHandle::find_by_accessible_label(ui.window(), label);
-    let element = found
-        .next()
-        .unwrap_or_else(|| panic!("no element labelled {label:?}"));
-    assert!(
-        found.next().is_none(),
-        "several elements labelled {label:?}"
-    );
-    element
-}
-
-fn exists(ui: &Ui, label: &str) -> bool {
-    ElementHandle::find_by_accessible_label(ui.window(), label)
-        .next()
-        .is_some()
-}
-
-fn press(ui: &Ui, label: &str) {
-    find(ui, label).invoke_accessible_default_action();
-}
-
-fn cell(ui: &Ui, row: usize, col: usize) -> ElementHandle {
-    find(ui, &format!("cell {row} {col}"))
-}
-
-fn digit(ui: &Ui, row: usize, col: usize) -> String {
-    cell(ui, row, col)
-        .accessible_value()
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn tap(ui: &Ui, row: usize, col: usize) {
-    cell(ui, row, col).invoke_accessible_default_action();
-}
-
-/// The status line, read from the window: exactly one of the two texts must be shown.
-fn status(ui: &Ui) -> &'static str {
-    match (exists(ui, "SOLVED !!!"), exists(ui, "unsolved")) {
-        (true, false) => "SOLVED !!!",
-        (false, true) => "unsolved",
-        other => panic!("status line shows neither or both: {other:?}"),
+fn puzzle(name: &str, text: &str) -> Puzzle {
+    Puzzle {
+        name: name.into(),
+        givens: parse(text).expect("bundled puzzle parses"),
+        level: None,
     }
 }
 
-fn enabled(ui: &Ui, label: &str) -> bool {
-    find(ui, label)
-        .accessible_enabled()
-        .expect("has accessible-enabled")
+/// Qt's example first (so the game opens on it), then the nearly solved one.
+fn puzzles() -> Vec<Puzzle> {
+    vec![puzzle("qt", QT), puzzle("nearly solved", NEARLY_SOLVED)]
 }
 
-/// A grid as the window shows it: one string per row, `.` for an empty cell.
-fn shown_grid(ui: &Ui) -> Vec<String> {
-    (0..9)
-        .map(|r| {
-            (0..9)
-                .map(|c| match digit(ui, r, c).as_str() {
-                    "" => ".".to_string(),
-                    d => d.to_string(),
+/// The test's real time, moved by hand with [`Harness::wait`].
+struct Harness {
+    ui: Ui,
+    now: Rc<Cell<Duration>>,
+}
+
+fn start_with(puzzles: Vec<Puzzle>, save_dir: Option<PathBuf>) -> Harness {
+    thread_local!(static BACKEND: () = i_slint_backend_testing::init_no_event_loop());
+    BACKEND.with(|()| {});
+    let now = Rc::new(Cell::new(Duration::ZERO));
+    let clock = now.clone();
+    let ui = sudoku_ui::init_with(
+        puzzles,
+        Config {
+            save_dir,
+            clock: Rc::new(move || clock.get()),
+        },
+    )
+    .expect("window builds");
+    ui.window().show().expect("window shows");
+    Harness { ui, now }
+}
+
+fn start() -> Harness {
+    start_with(puzzles(), None)
+}
+
+impl Harness {
+    /// Lets `ms` of real time pass: the clock moves and Slint's timers fire.
+    fn wait(&self, ms: u64) {
+        for _ in 0..ms / 50 {
+            self.now.set(self.now.get() + Duration::from_millis(50));
+            i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(50));
+        }
+    }
+
+    /// The one element with this accessible label.
+    fn find(&self, label: &str) -> ElementHandle {
+        let mut found = ElementHandle::find_by_accessible_label(self.ui.window(), label);
+        let element = found
+            .next()
+            .unwrap_or_else(|| panic!("no element labelled {label:?}"));
+        assert!(
+            found.next().is_none(),
+            "several elements labelled {label:?}"
+        );
+        element
+    }
+
+    fn exists(&self, label: &str) -> bool {
+        ElementHandle::find_by_accessible_label(self.ui.window(), label)
+            .next()
+            .is_some()
+    }
+
+    fn press(&self, label: &str) {
+        self.find(label).invoke_accessible_default_action();
+    }
+
+    fn enabled(&self, label: &str) -> bool {
+        self.find(label)
+            .accessible_enabled()
+            .expect("has accessible-enabled")
+    }
+
+    fn value(&self, label: &str) -> String {
+        self.find(label)
+            .accessible_value()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    fn cell(&self, row: usize, col: usize) -> ElementHandle {
+        self.find(&format!("cell {row} {col}"))
+    }
+
+    fn click(&self, row: usize, col: usize) {
+        self.cell(row, col).invoke_accessible_default_action();
+    }
+
+    fn digit(&self, row: usize, col: usize) -> String {
+        self.cell(row, col)
+            .accessible_value()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// The cell's marks as the window describes them (`entry, mistake, selected, notes 13`).
+    fn marks(&self, row: usize, col: usize) -> String {
+        self.cell(row, col)
+            .accessible_description()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    fn key(&self, text: impl Into<SharedString>) {
+        let text = text.into();
+        let window = self.ui.window().window();
+        window.dispatch_event(WindowEvent::KeyPressed { text: text.clone() });
+        window.dispatch_event(WindowEvent::KeyReleased { text });
+    }
+
+    fn ctrl(&self, text: &str, shift: bool) {
+        let window = self.ui.window().window();
+        let press = |k: SharedString| window.dispatch_event(WindowEvent::KeyPressed { text: k });
+        let release = |k: SharedString| window.dispatch_event(WindowEvent::KeyReleased { text: k });
+        press(Key::Control.into());
+        if shift {
+            press(Key::Shift.into());
+        }
+        press(text.into());
+        release(text.into());
+        if shift {
+            release(Key::Shift.into());
+        }
+        release(Key::Control.into());
+    }
+
+    fn status(&self) -> String {
+        self.value("Status")
+    }
+
+    fn message(&self) -> String {
+        self.value("Message")
+    }
+
+    fn clock(&self) -> String {
+        self.value("Clock")
+    }
+
+    fn game(&self) -> Game<'_> {
+        self.ui.window().global::<Game>()
+    }
+
+    /// The first empty cells of Qt's puzzle, in reading order.
+    fn empty(&self, n: usize) -> (usize, usize) {
+        let g = parse(QT).unwrap();
+        (0..81)
+            .map(|i| (i / 9, i % 9))
+            .filter(|&(r, c)| g.0[r][c] == 0)
+            .nth(n)
+            .unwrap()
+    }
+}
+
+#[test]
+fn the_game_opens_ready_to_play_a_click_and_a_digit_place_it() {
+    let h = start();
+    assert_eq!(h.status(), "Playing");
+    assert!(h.ui.machine().is_active(State::Running));
+    let (r, c) = h.empty(0);
+    h.click(r, c);
+    h.key("7");
+    assert_eq!(h.digit(r, c), "7");
+    assert!(h.marks(r, c).contains("selected"));
+    assert!(h.enabled("Undo") && !h.enabled("Redo"));
+    // A pointer click selects too.
+    let (r2, c2) = h.empty(1);
+    h.cell(r2, c2).mock_single_click(PointerEventButton::Left);
+    assert!(h.marks(r2, c2).contains("selected"));
+    assert!(!h.marks(r, c).contains("selected"));
+}
+
+#[test]
+fn arrows_move_the_selection_delete_clears_and_givens_stay_locked() {
+    let h = start();
+    h.key(Key::DownArrow);
+    assert!(
+        h.marks(0, 0).contains("selected"),
+        "the first arrow selects r1c1"
+    );
+    h.key("5");
+    assert_eq!(h.digit(0, 0), "5");
+    h.key(Key::RightArrow);
+    h.key(Key::RightArrow);
+    h.key(Key::RightArrow); // r1c4, a given 2
+    assert!(h.marks(0, 3).starts_with("given"));
+    h.key("9");
+    assert_eq!(h.digit(0, 3), "2");
+    assert_eq!(h.message(), "r1c4 is a given: it cannot be changed.");
+    for _ in 0..3 {
+        h.key(Key::LeftArrow);
+    }
+    h.key(Key::Delete);
+    assert_eq!(h.digit(0, 0), "");
+    h.key("3");
+    h.key(Key::Backspace);
+    assert_eq!(h.digit(0, 0), "");
+    h.key("3");
+    h.key("0");
+    assert_eq!(h.digit(0, 0), "");
+    // Qt's click-to-cycle: clicking the selected cell counts its digit up.
+    h.click(0, 0);
+    h.click(0, 0);
+    assert_eq!(h.digit(0, 0), "2");
+}
+
+#[test]
+fn notes_are_removed_from_peers_by_a_digit_and_come_back_on_undo() {
+    let h = start();
+    h.press("Notes: Off");
+    assert!(h.exists("Notes: On"));
+    // r1c2 and r1c3 are empty cells of row 1; notes 3 and 4 in both.
+    for (r, c) in [(0, 1), (0, 2)] {
+        h.click(r, c);
+        h.key("3");
+        h.key("4");
+    }
+    assert!(h.marks(0, 1).ends_with("notes 34"), "{}", h.marks(0, 1));
+    assert_eq!(h.digit(0, 1), "");
+    h.key("n");
+    assert!(h.exists("Notes: Off"), "N toggles notes mode");
+    h.click(0, 0);
+    h.key("3");
+    assert_eq!(h.digit(0, 0), "3");
+    assert!(h.marks(0, 1).ends_with("notes 4"), "{}", h.marks(0, 1));
+    assert!(h.marks(0, 2).ends_with("notes 4"));
+    h.ctrl("z", false);
+    assert_eq!(h.digit(0, 0), "");
+    assert!(
+        h.marks(0, 1).ends_with("notes 34"),
+        "one undo brings both back"
+    );
+    assert!(h.marks(0, 2).ends_with("notes 34"));
+    // Fill candidates is one step too.
+    h.press("Fill candidates");
+    assert!(h.marks(8, 8).contains("notes"), "{}", h.marks(8, 8));
+    h.press("Undo");
+    assert!(!h.marks(8, 8).contains("notes"));
+}
+
+#[test]
+fn undo_and_redo_by_buttons_and_keys() {
+    let h = start();
+    let (a, b) = (h.empty(0), h.empty(1));
+    h.click(a.0, a.1);
+    h.key("1");
+    h.click(b.0, b.1);
+    h.key("2");
+    h.ctrl("z", false);
+    assert_eq!(h.digit(b.0, b.1), "");
+    assert!(h.enabled("Redo"));
+    h.ctrl("y", false);
+    assert_eq!(h.digit(b.0, b.1), "2");
+    h.press("Undo");
+    h.press("Undo");
+    assert_eq!(h.digit(a.0, a.1), "");
+    assert!(!h.enabled("Undo"));
+    h.ctrl("z", true); // Ctrl+Shift+Z redoes
+    assert_eq!(h.digit(a.0, a.1), "1");
+    h.press("Redo");
+    assert_eq!(h.digit(b.0, b.1), "2");
+    assert!(!h.enabled("Redo"));
+    h.ctrl("z", false);
+    h.click(b.0, b.1);
+    h.key("5");
+    assert!(!h.enabled("Redo"), "a new action clears the redo list");
+}
+
+#[test]
+fn clashes_are_red_and_the_solution_check_marks_wrong_digits_too() {
+    let h = start();
+    h.click(0, 0);
+    h.key("2"); // row 1 has the given 2 at r1c4
+    assert!(h.marks(0, 0).contains("mistake"));
+    assert!(
+        h.marks(0, 3).contains("mistake"),
+        "the given it clashes with"
+    );
+    assert!(!h.marks(0, 4).contains("mistake"));
+    h.key(Key::Delete);
+    // A wrong digit that clashes with nothing yet.
+    let givens = parse(QT).unwrap();
+    let solution = unique_solution(&givens).unwrap();
+    let (r, c, wrong) = (0..81)
+        .map(|i| (i / 9, i % 9))
+        .filter(|&(r, c)| givens.0[r][c] == 0)
+        .find_map(|(r, c)| {
+            (1..=9)
+                .find(|&d| {
+                    d != solution.0[r][c]
+                        && (0..9).all(|k| {
+                            givens.0[r][k] != d
+                                && givens.0[k][c] != d
+                                && givens.0[r / 3 * 3 + k / 3][c / 3 * 3 + k % 3] != d
+                        })
                 })
-                .collect()
+                .map(|d| (r, c, d))
         })
-        .collect()
+        .unwrap();
+    h.click(r, c);
+    h.key(wrong.to_string());
+    assert!(!h.marks(r, c).contains("mistake"));
+    h.game().invoke_set_check_solution(true);
+    assert!(h.marks(r, c).contains("mistake"));
+    h.game().invoke_set_check_solution(false);
+    assert!(!h.marks(r, c).contains("mistake"));
 }
 
-fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
+#[test]
+fn three_hints_then_a_refusal_each_shown_then_placed() {
+    let h = start();
+    for left in ["2 hints left", "1 hint left", "0 hints left"] {
+        h.press("Hint");
+        assert!(
+            h.message().contains("Hint again to place it"),
+            "{}",
+            h.message()
+        );
+        assert!(h.exists(left));
+        let target = (0..81)
+            .map(|i| (i / 9, i % 9))
+            .find(|&(r, c)| h.marks(r, c).contains(", hint"))
+            .expect("the hint's cell is marked");
+        assert_eq!(h.digit(target.0, target.1), "");
+        h.key("h");
+        assert_ne!(
+            h.digit(target.0, target.1),
+            "",
+            "the second press places it"
+        );
+    }
+    assert!(!h.enabled("Hint"));
+    h.key("h");
+    assert_eq!(h.message(), "No hints left: 3 per game.");
+}
+
+#[test]
+fn pause_hides_the_board_stops_the_clock_and_resume_restores_notes_mode() {
+    let h = start();
+    h.wait(2_100);
+    assert_eq!(h.clock(), "0:02");
+    h.press("Notes: Off");
+    h.click(0, 0);
+    h.key("4");
+    h.press("Pause");
+    assert_eq!(h.status(), "Paused");
+    assert!(
+        (0..9).all(|c| h.digit(0, c).is_empty()),
+        "the board is hidden"
+    );
+    assert!(
+        !h.enabled("Show answer"),
+        "show answer is disabled while paused"
+    );
+    h.press("Show answer");
+    assert!(h.ui.machine().is_active(State::Paused));
+    h.wait(5_000);
+    assert_eq!(h.clock(), "0:02", "no time passes while paused");
+    h.key("p");
+    assert!(h.exists("Notes: On"), "resumed into notes mode");
+    assert!(h.marks(0, 0).ends_with("notes 4"));
+    assert_eq!(h.digit(0, 3), "2");
+    h.wait(1_000);
+    assert_eq!(h.clock(), "0:03");
+    // Minimised: the clock stops; shown again: it goes on by itself.
+    h.game().invoke_window_minimized(true);
+    h.wait(4_000);
+    h.game().invoke_window_minimized(false);
+    h.wait(1_000);
+    assert_eq!(h.clock(), "0:04");
+}
+
+#[test]
+fn a_game_in_progress_is_not_discarded_without_asking() {
+    let h = start();
+    let (r, c) = h.empty(0);
+    h.click(r, c);
+    h.key("6");
+    // Choosing another puzzle asks; Keep playing keeps everything.
+    h.game().invoke_puzzle_chosen(1);
+    assert!(h.exists("Discard"));
+    assert_eq!(
+        h.game().get_current_puzzle(),
+        0,
+        "the chooser shows the game being played"
+    );
+    h.press("Keep playing");
+    assert!(!h.exists("Discard"));
+    assert_eq!(h.digit(r, c), "6");
+    // Stop, then Start, asks too; Escape is Keep playing.
+    h.press("Stop");
+    h.press("Start");
+    assert!(h.exists("Discard"));
+    h.key(Key::Escape);
+    assert_eq!(h.digit(r, c), "6");
+    // A new game of a level asks; Discard goes ahead.
+    h.press("Start");
+    h.press("Discard");
+    assert_eq!(h.digit(r, c), "", "started over");
+    h.game().invoke_puzzle_chosen(1);
+    assert!(!h.exists("Discard"), "nothing to lose: no question");
+    assert_eq!(h.digit(0, 1), "3", "the nearly solved puzzle");
+}
+
+#[test]
+fn new_game_by_level_is_generated_off_the_ui_thread_and_can_be_cancelled() {
+    let h = start();
+    h.press("New game"); // the level box says Medium
+    assert!(h.exists("Cancel"), "the window shows that it is working");
+    h.press("Cancel");
+    assert!(!h.exists("Cancel"));
+    assert!(h.ui.machine().is_active(State::Running));
+    h.game().invoke_new_game("easy".into());
+    for _ in 0..400 {
+        if !h.ui.generating() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.wait(100);
+    assert!(h.ui.machine().is_active(State::Running));
+    assert!(
+        h.game().get_puzzle_name().starts_with("Easy #"),
+        "{}",
+        h.game().get_puzzle_name()
+    );
+    let names = h.game().get_puzzle_names();
+    let index = h.game().get_current_puzzle() as usize;
+    assert!(names.row_data(index).unwrap().ends_with("· Easy"));
+}
+
+#[test]
+fn opening_a_file_with_several_solutions_says_so() {
+    let h = start();
+    let path = temp_file("multi.txt", &".".repeat(81));
+    h.ui.open_puzzle_file(&path).unwrap();
+    assert!(
+        h.message().contains("more than one solution"),
+        "{}",
+        h.message()
+    );
+    assert!(!h.enabled("Hint"));
+    let bad = temp_file("bad.txt", "not a puzzle");
+    h.ui.open_puzzle_file_or_show_error(&bad);
+    assert!(h.exists("Path"));
+    let error = h.game().get_open_error().to_string();
+    assert!(error.contains("bad.txt"), "{error}");
+    std::fs::remove_file(path).unwrap();
+    std::fs::remove_file(bad).unwrap();
+}
+
+#[test]
+fn help_lists_the_rules_controls_and_techniques_and_about_credits_slint() {
+    let h = start();
+    assert!(!h.exists("The rules"));
+    h.key(Key::F1);
+    assert!(h.game().get_help_shown());
+    assert!(h.exists("The rules") && h.exists("Keyboard") && h.exists("Mouse"));
+    // The glossary: every technique a hint can name, with what it does. (Its rows are made
+    // when the dialog is laid out, which the testing backend does not do; the screenshot
+    // check covers the drawing.)
+    let glossary: Vec<_> = h.game().get_glossary().iter().collect();
+    assert_eq!(glossary.len(), 20);
+    for technique in [
+        "Hidden Single",
+        "XY-Wing",
+        "Unique Rectangle Type 1",
+        "Search",
+    ] {
+        let entry = glossary
+            .iter()
+            .find(|e| e.heading == technique)
+            .expect(technique);
+        assert!(entry.body.len() > 40, "{technique}: {}", entry.body);
+    }
+    h.key(Key::Escape);
+    assert!(!h.game().get_help_shown());
+    h.game().set_about_shown(true);
+    assert!(h.exists(
+        "The user interface is built with Slint, used under the Slint Royalty-free License."
+    ));
+}
+
+fn temp_file(name: &str, contents: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("sudoku-ui-{}-{name}", std::process::id()));
     std::fs::write(&path, contents).expect("temp file writes");
     path
 }
 
-#[test]
-fn start_up_shows_the_first_puzzle_idle() {
-    let ui = start_ui();
-    assert_eq!(status(&ui), "unsolved");
-    assert!(exists(&ui, "Start"));
-    assert!(!exists(&ui, "Stop"));
-    assert!(!enabled(&ui, "Undo"));
-    assert_eq!(shown_grid(&ui)[0], ".35269781");
-    assert_eq!(shown_grid(&ui)[8], "763418259");
-    // In idle no cell takes taps, not even the empty one.
-    assert_eq!(cell(&ui, 0, 0).accessible_enabled(), Some(false));
-    tap(&ui, 0, 0);
-    assert_eq!(digit(&ui, 0, 0), "");
-    assert!(!ui.machine().is_active(State::Playing));
-
-    let names: Vec<String> = ui
-        .window()
-        .global::<Game>()
-        .get_puzzle_names()
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    assert_eq!(names, ["nearly-solved-sudoku", "sudoku"]);
-}
-
-#[test]
-fn four_taps_solve_the_nearly_solved_puzzle() {
-    let ui = start_ui();
-    press(&ui, "Start");
-    assert!(exists(&ui, "Stop"));
-    assert!(!exists(&ui, "Start"));
-    assert!(enabled(&ui, "Undo"));
-    assert_eq!(cell(&ui, 0, 0).accessible_enabled(), Some(true));
-    // Givens stay disabled while playing.
-    assert_eq!(cell(&ui, 0, 1).accessible_enabled(), Some(false));
-
-    for expected in ["1", "2", "3"] {
-        tap(&ui, 0, 0);
-        assert_eq!(digit(&ui, 0, 0), expected);
-        assert_eq!(status(&ui), "unsolved");
-    }
-    tap(&ui, 0, 0);
-    assert_eq!(digit(&ui, 0, 0), "4");
-    assert_eq!(status(&ui), "SOLVED !!!");
-    assert!(exists(&ui, "Start"));
-    assert!(!enabled(&ui, "Undo"));
-    assert_eq!(cell(&ui, 0, 0).accessible_enabled(), Some(false));
-    assert!(ui.machine().is_active(State::Solved));
-
-    // Start again: the grid goes back to the puzzle and the status to "unsolved".
-    press(&ui, "Start");
-    assert_eq!(digit(&ui, 0, 0), "");
-    assert_eq!(status(&ui), "unsolved");
-}
-
-#[test]
-fn a_pointer_click_on_a_cell_taps_it() {
-    let ui = start_ui();
-    press(&ui, "Start");
-    cell(&ui, 0, 0).mock_single_click(PointerEventButton::Left);
-    assert_eq!(digit(&ui, 0, 0), "1");
-    // A given ignores clicks.
-    cell(&ui, 0, 1).mock_single_click(PointerEventButton::Left);
-    assert_eq!(digit(&ui, 0, 1), "3");
-}
-
-#[test]
-fn undo_steps_back_one_tap_at_a_time() {
-    let ui = start_ui();
-    press(&ui, "Start");
-    tap(&ui, 0, 0);
-    tap(&ui, 0, 0);
-    assert_eq!(digit(&ui, 0, 0), "2");
-    press(&ui, "Undo");
-    assert_eq!(digit(&ui, 0, 0), "1");
-    press(&ui, "Undo");
-    assert_eq!(digit(&ui, 0, 0), "");
-    assert_eq!(status(&ui), "unsolved");
-    assert!(exists(&ui, "Stop"));
-}
-
-#[test]
-fn stop_returns_to_idle_and_keeps_the_grid() {
-    let ui = start_ui();
-    press(&ui, "Start");
-    tap(&ui, 0, 0);
-    press(&ui, "Stop");
-    assert!(exists(&ui, "Start"));
-    assert!(!enabled(&ui, "Undo"));
-    assert_eq!(status(&ui), "unsolved");
-    // `stop` sends no update, so the last entry stays visible but can't be changed.
-    assert_eq!(digit(&ui, 0, 0), "1");
-    assert_eq!(cell(&ui, 0, 0).accessible_enabled(), Some(false));
-    // `start` restarts from the puzzle.
-    press(&ui, "Start");
-    assert_eq!(digit(&ui, 0, 0), "");
-}
-
-#[test]
-fn choosing_a_puzzle_shows_it_and_stops_a_game_in_progress() {
-    let ui = start_ui();
-    let game = ui.window().global::<Game>();
-    game.invoke_puzzle_chosen(1);
-    assert_eq!(shown_grid(&ui)[0], "...26.7.1");
-    assert_eq!(status(&ui), "unsolved");
-
-    press(&ui, "Start");
-    tap(&ui, 0, 0);
-    game.invoke_puzzle_chosen(0);
-    assert!(exists(&ui, "Start"), "choosing a puzzle stops the game");
-    assert_eq!(shown_grid(&ui)[0], ".35269781");
-}
-
-#[test]
-fn opening_a_file_adds_and_selects_it() {
-    let ui = start_ui();
-    let line = SUDOKU
-        .lines()
-        .flat_map(|l| l.split(',').map(str::trim))
-        .collect::<String>();
-    assert_eq!(line.len(), 81);
-    let path = temp_file("one-line.txt", &line);
-
-    press(&ui, "Open…");
-    find(&ui, "Path").set_accessible_value(path.display().to_string());
-    press(&ui, "Open");
-    assert!(!exists(&ui, "Path"), "the dialog closes");
-
-    let game = ui.window().global::<Game>();
-    assert_eq!(game.get_puzzle_names().row_count(), 3);
-    assert_eq!(game.get_current_puzzle(), 2);
-    let name = game.get_puzzle_names().row_data(2).unwrap();
-    assert!(name.ends_with("one-line"), "{name}");
-    assert_eq!(shown_grid(&ui)[0], "...26.7.1");
-
-    // The same file again selects the existing entry instead of adding one.
-    ui.open_puzzle_file(&path).unwrap();
-    assert_eq!(game.get_puzzle_names().row_count(), 3);
-    std::fs::remove_file(path).ok();
-}
-
-#[test]
-fn a_bad_file_shows_an_error_and_keeps_the_game() {
-    let ui = start_ui();
-    press(&ui, "Start");
-    tap(&ui, 0, 0);
-    let game = ui.window().global::<Game>();
-
-    let mut malformed = NEARLY_SOLVED.lines().collect::<Vec<_>>();
-    malformed[2] = "1, 9, 7, 8, x, 4, 5, 6, 2";
-    let malformed = temp_file("malformed.data", &malformed.join("\n"));
-    let mut clashing = NEARLY_SOLVED.lines().collect::<Vec<_>>();
-    clashing[1] = "6, 8, 2, 5, 7, 1, 4, 9, 6";
-    let clashing = temp_file("clashing.data", &clashing.join("\n"));
-    let missing = std::env::temp_dir().join("sudoku-ui-no-such-file.data");
-
-    press(&ui, "Open…");
-    for (path, needle) in [
-        (&malformed, "line 3"),
-        (&clashing, "line "),
-        (&missing, "cannot read"),
-    ] {
-        find(&ui, "Path").set_accessible_value(path.display().to_string());
-        press(&ui, "Open");
-        let error = game.get_open_error().to_string();
-        assert!(
-            error.contains(needle),
-            "{error:?} should mention {needle:?}"
-        );
-        assert!(
-            exists(&ui, &format!("Error: {error}")),
-            "the error is shown"
-        );
-        assert!(exists(&ui, "Path"), "the dialog stays open");
-    }
-    press(&ui, "Cancel");
-    assert!(!exists(&ui, "Path"));
-
-    // Nothing changed: same chooser, same game.
-    assert_eq!(game.get_puzzle_names().row_count(), 2);
-    assert!(exists(&ui, "Stop"));
-    assert_eq!(digit(&ui, 0, 0), "1");
-    std::fs::remove_file(malformed).ok();
-    std::fs::remove_file(clashing).ok();
-}
-
-#[test]
-fn about_shows_the_slint_attribution() {
-    let ui = start_ui();
-    assert!(!exists(&ui, "#MadeWithSlint"));
-    press(&ui, "About");
-    assert!(exists(&ui, "#MadeWithSlint"));
-    press(&ui, "Close");
-    assert!(!exists(&ui, "#MadeWithSlint"));
-}
-
-/// A fresh autosave folder for one test.
-fn autosave_path(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudoku-ui-{}-{name}", std::process::id()));
+fn save_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sudoku-ui-save-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    dir.join("saves").join("autosave.json")
+    dir
 }
 
-fn start_ui_saving_to(path: &std::path::Path) -> Ui {
-    // A test may start the game twice on its thread; the backend is set up once per thread.
-    thread_local!(static BACKEND: () = i_slint_backend_testing::init_no_event_loop());
-    BACKEND.with(|_| ());
-    let ui =
-        sudoku_ui::init_with_autosave(puzzles(), Some(path.to_owned())).expect("window builds");
-    ui.window().show().expect("window shows");
-    ui
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
-fn a_game_in_progress_comes_back_after_a_restart() {
-    let path = autosave_path("autosave-restart");
+fn the_autosave_brings_back_notes_redo_time_and_hints() {
+    let dir = save_dir("round-trip");
     {
-        let ui = start_ui_saving_to(&path);
-        // Choose the second puzzle, start, and fill the first empty cell twice (1, then 2).
-        ui.window().global::<Game>().invoke_puzzle_chosen(1);
-        press(&ui, "Start");
-        tap(&ui, 0, 0);
-        tap(&ui, 0, 0);
-        assert_eq!(digit(&ui, 0, 0), "2");
-        assert!(path.is_file(), "the game was saved at {}", path.display());
+        let h = start_with(puzzles(), Some(dir.clone()));
+        let (a, b) = (h.empty(0), h.empty(1));
+        h.click(a.0, a.1);
+        h.key("1");
+        h.key("n");
+        h.click(b.0, b.1);
+        h.key("8");
+        h.key("9");
+        h.ctrl("z", false); // note 9 can be redone
+        h.press("Hint");
+        h.wait(7_000);
+        assert_eq!(h.clock(), "0:07");
+        // The window is dropped without closing: as if the process died.
     }
-    let ui = start_ui_saving_to(&path);
-    assert!(ui.machine().is_active(State::Playing));
-    assert!(exists(&ui, "Stop"));
-    assert_eq!(ui.window().global::<Game>().get_current_puzzle(), 1);
-    assert_eq!(digit(&ui, 0, 0), "2");
-    assert_eq!(shown_grid(&ui)[0].len(), 9);
-    // The undo stack came back too: two taps to undo, then the empty cell.
-    press(&ui, "Undo");
-    assert_eq!(digit(&ui, 0, 0), "1");
-    press(&ui, "Undo");
-    assert_eq!(digit(&ui, 0, 0), "");
-}
-
-#[test]
-fn a_damaged_save_is_set_aside_and_the_game_starts_fresh() {
-    let path = autosave_path("autosave-damaged");
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, "{ not json").unwrap();
-    let ui = start_ui_saving_to(&path);
-    assert_eq!(ui.window().global::<Game>().get_current_puzzle(), 0);
-    assert_eq!(shown_grid(&ui)[0], ".35269781");
-    assert!(!ui.machine().is_active(State::Playing));
-    let bad = path.with_extension("json.bad");
-    assert_eq!(std::fs::read_to_string(&bad).unwrap(), "{ not json");
-    // The fresh game is saved in its place.
-    let saved = sudoku_ui::autosave::read(&path).unwrap().expect("saved");
-    assert_eq!(saved.puzzle, "nearly-solved-sudoku");
-}
-
-#[test]
-fn a_save_of_another_chart_is_set_aside() {
-    let path = autosave_path("autosave-other-chart");
-    {
-        let ui = start_ui_saving_to(&path);
-        drop(ui);
-    }
-    let mut saved = sudoku_ui::autosave::read(&path).unwrap().expect("saved");
-    saved.machine.chart = "SomethingElse".into();
-    sudoku_ui::autosave::write(&path, &saved).unwrap();
-    let ui = start_ui_saving_to(&path);
-    assert!(path.with_extension("json.bad").is_file());
-    assert_eq!(shown_grid(&ui)[0], ".35269781");
-}
-
-#[test]
-fn a_save_with_impossible_digits_is_set_aside_and_earlier_bad_saves_are_kept() {
-    let path = autosave_path("autosave-digits");
-    {
-        let ui = start_ui_saving_to(&path);
-        drop(ui);
-    }
-    let good = sudoku_ui::autosave::read(&path).unwrap().expect("saved");
-    let mut wrong = good.clone();
-    wrong.machine.data["currentState"][0][0] = serde_json::json!(200);
-    sudoku_ui::autosave::write(&path, &wrong).unwrap();
-    std::fs::write(path.with_extension("json.bad"), "an earlier bad save").unwrap();
-    let ui = start_ui_saving_to(&path);
-    assert_eq!(digit(&ui, 0, 0), "");
-    assert_eq!(
-        std::fs::read_to_string(path.with_extension("json.bad")).unwrap(),
-        "an earlier bad save"
+    let h = start_with(puzzles(), Some(dir.clone()));
+    let (a, b) = (h.empty(0), h.empty(1));
+    assert_eq!(h.digit(a.0, a.1), "1");
+    assert!(
+        h.marks(b.0, b.1).ends_with("notes 8"),
+        "{}",
+        h.marks(b.0, b.1)
     );
-    let moved = path.with_extension("json.bad.2");
-    let kept = std::fs::read_to_string(&moved).expect("the new bad save is kept beside");
-    assert!(kept.contains("200"), "{kept}");
+    assert!(h.exists("Notes: On"));
+    assert!(h.exists("2 hints left"));
+    assert!(
+        h.message().contains("Hint again"),
+        "the hint on screen is back"
+    );
+    assert_eq!(
+        h.clock(),
+        "0:05",
+        "time up to the last time mark (every 5 s)"
+    );
+    assert!(h.enabled("Redo"));
+    h.press("Redo");
+    assert!(h.marks(b.0, b.1).ends_with("notes 89"));
+    assert!(h.game().get_notice().is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_damaged_save_is_reported_in_the_window_and_set_aside() {
+    let dir = save_dir("damaged");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("game.json"), "{ not a save").unwrap();
+    let h = start_with(puzzles(), Some(dir.clone()));
+    let notice = h.game().get_notice().to_string();
+    assert!(
+        notice.starts_with("Your saved game could not be restored"),
+        "{notice}"
+    );
+    assert!(notice.contains("game.json.bad-1"), "{notice}");
+    assert!(h.exists(&format!("Notice: {notice}")));
+    h.press("OK");
+    assert!(h.game().get_notice().is_empty());
+    assert!(h.ui.machine().is_active(State::Running), "a new game");
+    assert!(files(&dir).contains(&"game.json.bad-1".to_owned()));
+    drop(h);
+
+    // A save whose undo list rewrites a given is refused as a whole.
+    let h = start_with(puzzles(), Some(dir.clone()));
+    let (r, c) = h.empty(0);
+    h.click(r, c);
+    h.key("1");
+    h.ui.session().compact();
+    drop(h);
+    let path = dir.join("game.json");
+    let mut saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    saved["machine"]["data"]["play"]["history"]["undo"][0]["changes"][0]["cell"] = 3.into();
+    std::fs::write(&path, serde_json::to_vec(&saved).unwrap()).unwrap();
+    let h = start_with(puzzles(), Some(dir.clone()));
+    let notice = h.game().get_notice().to_string();
+    assert!(
+        notice.contains("the undo list changes the given r1c4"),
+        "{notice}"
+    );
+    assert!(files(&dir).contains(&"game.json.bad-2".to_owned()));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -233,7 +233,12 @@ pub fn view(
         hint: running && solution.is_some() && (play.hint.is_some() || hints_left > 0),
         answer: running && solution.is_some(),
         pause: playing,
-        pause_label: if phase.hides_board() { "Resume" } else { "Pause" }.into(),
+        pause_label: if phase.hides_board() {
+            "Resume"
+        } else {
+            "Pause"
+        }
+        .into(),
         start_stop: idle || playing,
         start_stop_label: if playing { "Stop" } else { "Start" }.into(),
         start_stop_event: if playing { "stop" } else { "start" }.into(),

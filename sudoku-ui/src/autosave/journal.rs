@@ -101,7 +101,10 @@ mod tests {
     fn lines_round_trip_and_a_torn_last_line_is_dropped() {
         let a = Entry::event(Duration::from_millis(1500), "digit", json!({"digit": 5}));
         let b = Entry::time(Duration::from_secs(7));
-        assert_eq!(a.line(), "{\"t\":1500,\"event\":\"digit\",\"data\":{\"digit\":5}}\n");
+        assert_eq!(
+            a.line(),
+            "{\"t\":1500,\"event\":\"digit\",\"data\":{\"digit\":5}}\n"
+        );
         assert_eq!(b.line(), "{\"t\":7000}\n");
         let text = a.line() + &b.line();
         assert_eq!(parse(&text), Ok(vec![a.clone(), b.clone()]));
@@ -115,8 +118,13 @@ mod tests {
     #[test]
     fn damage_in_the_middle_is_an_error() {
         let a = Entry::time(Duration::from_secs(1)).line();
-        assert!(parse(&format!("{a}garbage\n{a}")).unwrap_err().starts_with("line 2:"));
+        assert!(parse(&format!("{a}garbage\n{a}"))
+            .unwrap_err()
+            .starts_with("line 2:"));
         let late = Entry::time(Duration::from_secs(9)).line();
-        assert!(parse(&format!("{late}{a}")).is_err(), "time going backwards");
+        assert!(
+            parse(&format!("{late}{a}")).is_err(),
+            "time going backwards"
+        );
     }
 }

@@ -172,7 +172,10 @@ impl Autosave {
         if saved.version != VERSION {
             return Err(AutosaveError::invalid(
                 &path,
-                format!("format version {} (this game writes {VERSION})", saved.version),
+                format!(
+                    "format version {} (this game writes {VERSION})",
+                    saved.version
+                ),
             ));
         }
         self.generation = saved.generation;
@@ -264,7 +267,6 @@ impl Autosave {
         fs::write(&partial, &text).map_err(AutosaveError::io(&partial))?;
         fs::rename(&partial, &path).map_err(AutosaveError::io(&path))?;
         self.journal = None;
-        let old = self.generation;
         self.generation = next;
         self.snapshot_bytes = text.len() as u64;
         self.journal_bytes = 0;
@@ -282,7 +284,6 @@ impl Autosave {
                 }
             }
         }
-        let _ = old;
         Ok(())
     }
 
@@ -353,7 +354,8 @@ mod tests {
     use serde_json::json;
 
     fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("sudoku-autosave-{}-{name}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("sudoku-autosave-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         dir
     }
@@ -372,7 +374,8 @@ mod tests {
         let (mut save, found) = Autosave::open(&dir);
         assert!(matches!(found, Ok(None)));
         save.compact(&snapshot("a")).unwrap();
-        save.record(Duration::from_millis(10), "digit", &json!({"digit": 3})).unwrap();
+        save.record(Duration::from_millis(10), "digit", &json!({"digit": 3}))
+            .unwrap();
         save.record_time(Duration::from_secs(5)).unwrap();
         let (_, found) = Autosave::open(&dir);
         let restored = found.unwrap().unwrap();
@@ -382,7 +385,10 @@ mod tests {
         save.compact(&snapshot("b")).unwrap();
         let (_, found) = Autosave::open(&dir);
         let restored = found.unwrap().unwrap();
-        assert_eq!((restored.snapshot.chart.as_str(), restored.journal.len()), ("b", 0));
+        assert_eq!(
+            (restored.snapshot.chart.as_str(), restored.journal.len()),
+            ("b", 0)
+        );
         let journals: Vec<_> = fs::read_dir(&dir)
             .unwrap()
             .flatten()
@@ -397,7 +403,11 @@ mod tests {
         let dir = temp("generation");
         let (mut save, _) = Autosave::open(&dir);
         save.compact(&snapshot("a")).unwrap();
-        fs::write(dir.join("journal-7.jsonl"), Entry::time(Duration::ZERO).line()).unwrap();
+        fs::write(
+            dir.join("journal-7.jsonl"),
+            Entry::time(Duration::ZERO).line(),
+        )
+        .unwrap();
         let (_, found) = Autosave::open(&dir);
         assert!(found.unwrap().unwrap().journal.is_empty());
         fs::remove_dir_all(&dir).unwrap();
