@@ -85,10 +85,17 @@ fn xdotool(display: &str, args: &[&str]) -> String {
 
 struct Game {
     child: Child,
-    window: String,
+}
+
+impl Drop for Game {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// Starts the game on `display` with its save in `home`, and waits for its window.
+#[allow(clippy::zombie_processes, reason = "the returned Game waits for it when dropped")]
 fn start_game(display: &str, home: &Path) -> Game {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku"))
         .env("DISPLAY", display)
@@ -112,15 +119,13 @@ fn start_game(display: &str, home: &Path) -> Game {
                 .status()
                 .is_ok_and(|s| s.success());
             if focused {
-                return Game {
-                    child,
-                    window: window.to_owned(),
-                };
+                return Game { child };
             }
         }
         if Instant::now() >= deadline {
             let status = child.try_wait();
             let _ = child.kill();
+            let _ = child.wait();
             panic!(
                 "the game's window did not appear on {display} (process: {status:?}; windows: \
                  {:?}; stderr: {}; Xvfb: {})",
