@@ -95,7 +95,10 @@ impl Drop for Game {
 }
 
 /// Starts the game on `display` with its save in `home`, and waits for its window.
-#[allow(clippy::zombie_processes, reason = "the returned Game waits for it when dropped")]
+#[allow(
+    clippy::zombie_processes,
+    reason = "the returned Game waits for it when dropped"
+)]
 fn start_game(display: &str, home: &Path) -> Game {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku"))
         .env("DISPLAY", display)

@@ -373,10 +373,12 @@ fn load(session: &Session, puzzle: &Puzzle) {
     );
 }
 
+/// Reads a puzzle file, adds it to the chooser (a puzzle already listed keeps its entry, with
+/// its name and level) and asks the machine to play it.
 fn open_file(session: &Session, library: &Library, path: &Path) -> Result<(), OpenError> {
     let puzzle = read_puzzle_file(path)?;
-    library.add(puzzle.clone(), Source::File);
-    load(session, &puzzle);
+    let index = library.add(puzzle.clone(), Source::File);
+    load(session, &library.get(index).unwrap_or(puzzle));
     Ok(())
 }
 
@@ -456,6 +458,18 @@ fn bind_callbacks(
     });
     let s = session.clone();
     game.on_set_theme(move |theme| s.submit(events::SETTINGS, json!({ "theme": theme.as_str() })));
+
+    // A menu keeps the keyboard while it closes; hand it back to the game's key handler
+    // once it has.
+    let w = window.as_weak();
+    game.on_refocus(move || {
+        let w = w.clone();
+        slint::Timer::single_shot(std::time::Duration::ZERO, move || {
+            if let Some(window) = w.upgrade() {
+                window.invoke_focus_keys();
+            }
+        });
+    });
 
     let s = session.clone();
     game.on_window_minimized(move |minimized| {

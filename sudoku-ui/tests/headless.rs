@@ -345,7 +345,7 @@ fn three_hints_then_a_refusal_each_shown_then_placed() {
         assert!(h.exists(left));
         let target = (0..81)
             .map(|i| (i / 9, i % 9))
-            .find(|&(r, c)| h.marks(r, c).contains(", hint"))
+            .find(|&(r, c)| h.marks(r, c).contains(", hint target"))
             .expect("the hint's cell is marked");
         assert_eq!(h.digit(target.0, target.1), "");
         h.key("h");
@@ -413,6 +413,13 @@ fn a_game_in_progress_is_not_discarded_without_asking() {
     h.press("Keep playing");
     assert!(!h.exists("Discard"));
     assert_eq!(h.digit(r, c), "6");
+    // Opening a file (as `--open FILE` does at start) asks too.
+    let file = temp_file("open-in-progress.data", NEARLY_SOLVED);
+    h.ui.open_puzzle_file(&file).unwrap();
+    assert!(h.exists("Discard"));
+    h.press("Keep playing");
+    assert_eq!(h.digit(r, c), "6");
+    std::fs::remove_file(file).unwrap();
     // Stop, then Start, asks too; Escape is Keep playing.
     h.press("Stop");
     h.press("Start");

@@ -14,8 +14,10 @@ use super::history::{Change, Content, MoveKind};
 use super::info::PuzzleInfo;
 use super::play::Play;
 use crate::datamodel::Grid;
-use crate::engine::techniques::{search_step, Board, Cell, HumanSolver, Step};
-use crate::engine::{hint as engine_hint, Hint, MistakeKind};
+use crate::engine::techniques::{
+    house_cells, peers, search_step, Board, Candidate, Cell, HumanSolver, Step, Technique,
+};
+use crate::engine::{hint as engine_hint, Hint, House, MistakeKind};
 
 /// A hint on screen.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -199,6 +201,7 @@ fn placement(givens: &Grid, current: &Grid, solution: &Grid, first: Step) -> Sho
     let mut cells: Vec<Cell> = chain
         .iter()
         .flat_map(|s| s.cells.iter().copied())
+        .chain(single_context(&board, last, target))
         .filter(|&c| c != target.cell)
         .collect();
     cells.sort();
@@ -219,6 +222,42 @@ fn placement(givens: &Grid, current: &Grid, solution: &Grid, first: Step) -> Sho
         technique: hardest.name().to_owned(),
         cells,
         text,
+    }
+}
+
+/// What a player looks at to see a single, on the board it was found on: for a hidden single,
+/// the house and, for each of its other empty cells, a placed digit that rules the digit
+/// out there; for a naked single, a peer holding each of the other eight digits.
+fn single_context(board: &Board, step: &Step, target: Candidate) -> Vec<Cell> {
+    let (cell, digit) = (target.cell, target.digit);
+    let holding = |d: u8, of: Cell| peers(of).find(|&p| board.value(p) == d);
+    match step.technique {
+        Technique::HiddenSingle => {
+            // The house the solver found it in: boxes first, then rows, then columns.
+            let houses = [
+                House::Box(cell.box_index() as u8),
+                House::Row(cell.row() as u8),
+                House::Column(cell.col() as u8),
+            ];
+            let Some(house) = houses
+                .into_iter()
+                .find(|&h| house_cells(h).filter(|&c| board.has(c, digit)).count() == 1)
+            else {
+                return Vec::new();
+            };
+            let mut cells: Vec<Cell> = house_cells(house).collect();
+            for other in house_cells(house) {
+                if other != cell && board.value(other) == 0 {
+                    cells.extend(holding(digit, other));
+                }
+            }
+            cells
+        }
+        Technique::NakedSingle => (1..=9)
+            .filter(|&d| d != digit)
+            .filter_map(|d| holding(d, cell))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -262,6 +301,39 @@ mod tests {
         assert_eq!(play.message, "No hints left: 3 per game.");
         assert_eq!(play.hint, None);
         assert_eq!(play.hints_used, 3);
+    }
+
+    #[test]
+    fn a_hidden_single_shows_its_house_and_the_digits_that_rule_out_the_rest() {
+        let (g, info, mut play) = setup(QT);
+        hint(&mut play, &g, &info, 3);
+        let Some(ShownHint::Placement {
+            cell,
+            digit,
+            technique,
+            cells,
+            ..
+        }) = play.hint.clone()
+        else {
+            panic!("a placement");
+        };
+        assert_eq!(technique, "Hidden Single");
+        // Every other empty cell of the target's box is ruled out by a highlighted digit.
+        let in_box = |c: Cell| c.box_index() == cell.box_index();
+        for other in (0..81u8).map(Cell).filter(|&c| in_box(c) && c != cell) {
+            if g.0[other.row()][other.col()] == 0 {
+                assert!(
+                    cells
+                        .iter()
+                        .any(|&w| !in_box(w) && w.sees(other) && g.0[w.row()][w.col()] == digit),
+                    "nothing highlighted rules {digit} out of {other}"
+                );
+            }
+        }
+        assert!(
+            cells.iter().filter(|&&c| in_box(c)).count() == 8,
+            "the box is highlighted"
+        );
     }
 
     #[test]

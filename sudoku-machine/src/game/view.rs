@@ -261,7 +261,12 @@ pub fn view(
         phase,
         pencil,
         status,
-        message: play.message.clone(),
+        // What the game said is about the hidden board too (a hint names its cell).
+        message: if hidden {
+            String::new()
+        } else {
+            play.message.clone()
+        },
         question: if phase == Phase::Confirming {
             pending.question()
         } else {

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Takes the README's screenshots: the game in Xvfb, driven with xdotool as a player would.
+# Needs Xvfb, xdotool and ImageMagick's `import` (apt install xvfb xdotool imagemagick).
+# Usage: docs/screenshots/take.sh [path/to/sudoku]   (default: target/release/sudoku)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+game=${1:-target/release/sudoku}
+out=docs/screenshots
+home=$(mktemp -d)
+exec 3< <(Xvfb -displayfd 1 -noreset -screen 0 1280x900x24 -nolisten tcp 2>/dev/null)
+read -r -u 3 number
+export DISPLAY=:$number
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$home"' EXIT
+
+XDG_DATA_HOME=$home HOME=$home SLINT_BACKEND=winit-software "$game" --open puzzles/sudoku.data &
+until window=$(xdotool search --onlyvisible --name '^Sudoku' 2>/dev/null | head -1) && [ -n "$window" ]; do
+  sleep 0.2
+done
+sleep 1
+focus() { xdotool mousemove 2000 2000; xdotool windowfocus --sync "$window"; }
+key() { for k in "$@"; do xdotool key "$k"; sleep 0.08; done; }
+click() { xdotool mousemove "$1" "$2" click 1; sleep 0.4; }
+shot() { sleep 0.5; xdotool mousemove 2000 2000; import -window "$window" "$out/$1.png"; }
+theme() { click 158 18; click 250 92; click 450 "$1"; focus; }
+
+focus
+# Three right digits in row 1, one in r2c3, and an 8 in r3c3 that clashes with the given 8.
+key Down 4 Right 3 Right 5 Down 2 Down 8 Up Up Left Left
+shot light
+theme 162; shot dark; theme 130
+# Notes: the mistake removed, every candidate filled in, notes mode on.
+key Down Down Right Right Delete
+click 877 595; focus
+key n Right Right Right Down
+shot notes
+key h
+shot hint
+key p
+shot paused
