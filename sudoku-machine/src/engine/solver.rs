@@ -814,14 +814,10 @@ pub enum Classification {
 
 /// Classifies `givens` (row-major, `0` for empty): invalid when givens clash, else by the
 /// number of solutions, counted up to two with [`count_solutions`]'s search.
+///
+/// The search comes first: its setup refuses clashing givens and values above 9 in one pass
+/// over the grid, so [`clashes`] runs only for a grid that has them.
 pub fn classify(givens: &Grid) -> Classification {
-    if givens.0.iter().flatten().any(|&v| v > 9) {
-        return Classification::Invalid(Vec::new());
-    }
-    let found = clashes(givens);
-    if !found.is_empty() {
-        return Classification::Invalid(found);
-    }
     match run(givens, 2) {
         Some(Found {
             count: 1,
@@ -829,7 +825,9 @@ pub fn classify(givens: &Grid) -> Classification {
             ..
         }) => Classification::Unique(State::grid(&boards)),
         Some(Found { count: 2.., .. }) => Classification::Multiple,
-        _ => Classification::None,
+        Some(_) => Classification::None,
+        None if givens.0.iter().flatten().any(|&v| v > 9) => Classification::Invalid(Vec::new()),
+        None => Classification::Invalid(clashes(givens)),
     }
 }
 
