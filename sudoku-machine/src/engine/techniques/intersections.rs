@@ -22,16 +22,36 @@ fn split(board: &Board, house: usize, other: usize, digit: u8) -> (Vec<Cell>, Ve
         .partition(|c| inside.contains(&c.0))
 }
 
+/// `SHARED[house][other]`: the positions (`0..9` within `house`, as a mask) of the cells of
+/// house `house` that are also in house `other` (houses numbered as in [`HOUSES`]).
+const SHARED: [[u16; 27]; 27] = {
+    let mut t = [[0u16; 27]; 27];
+    let mut h = 0;
+    while h < 27 {
+        let mut o = 0;
+        while o < 27 {
+            let mut pos = 0;
+            while pos < 9 {
+                let mut k = 0;
+                while k < 9 {
+                    if HOUSES[h][pos] == HOUSES[o][k] {
+                        t[h][o] |= 1 << pos;
+                    }
+                    k += 1;
+                }
+                pos += 1;
+            }
+            o += 1;
+        }
+        h += 1;
+    }
+    t
+};
+
 /// The positions (`0..9` within the house, as a mask) of the cells of house `house` that are
 /// also in house `other`.
 fn shared_positions(house: usize, other: usize) -> u16 {
-    let mut mask = 0;
-    for (pos, cell) in HOUSES[house].iter().enumerate() {
-        if HOUSES[other].contains(cell) {
-            mask |= 1 << pos;
-        }
-    }
-    mask
+    SHARED[house][other]
 }
 
 /// The first pointing pattern: boxes in order, digits ascending, rows before columns.
