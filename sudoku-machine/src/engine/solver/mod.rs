@@ -38,14 +38,15 @@
 //! - **Naked singles**: per band, bit-sliced counting over the nine boards finds the cells with
 //!   one candidate (placed) and with none (a contradiction), and the cells with two.
 //!
-//! - **Column claiming**, only once the above have stalled, before a guess: a digit whose
-//!   places in a column all lie in one band goes in that column's box of the band, so the box's
-//!   other two columns lose it (see [`State::claim_columns`]). It is the one direction of
-//!   locked candidates the band update misses, and it finds the hidden singles of columns.
-//!   Run in every round of propagation, as hidden singles in columns were once tried, it cost
-//!   more than the guesses it saves; run at a stall it saves about 4 % of the whole command's
-//!   time on hardest_1106 and 3 % on top1465, although it executes more instructions (a
-//!   guess costs mispredicted branches that a table look-up does not).
+//! Tried at a stall (before a guess) and left out, measured as the whole command against the
+//! same command without it (paired runs, `taskset`): column claiming (a digit whose places in
+//! a column all lie in one band leaves the box's other columns; it also finds the hidden
+//! singles of columns) took 4 % off hardest_1106 and 3 % off top1465 but added 12 % on the
+//! serg benchmark, and run only near the top of the tree (52 or more open cells) it was within
+//! 2 % either way; the triad rule of tdoku (a box-row or box-column segment that only three
+//! digits can reach holds them) cut guesses by 5 % on hardest_1106 and 16 % on top1465 and
+//! made the command 1.17 to 1.8 times slower. Hidden singles in columns in every round of
+//! propagation had been tried before: they cost more than the guesses they save.
 //!
 //! # Search
 //!
@@ -297,42 +298,12 @@ impl State {
             if placed {
                 continue;
             }
-            if self.claim_columns() {
-                continue;
-            }
 
             if pairs != [0; 3] {
                 return Ok(self.busiest_pair(pairs, SCORED_PAIRS));
             }
             return Ok(self.fewest_candidates());
         }
-    }
-
-    /// Locked candidates from columns (claiming): a digit whose places in a column all lie in
-    /// one band is in that column's box of the band, so the box's two other columns lose it.
-    /// Band updates see rows and boxes (and carry a box confined to one column to the other
-    /// bands), so this is the one direction of locked candidates they miss; it also finds the
-    /// hidden singles of columns. Run only when propagation has stalled, before a guess.
-    /// Returns whether a board changed.
-    #[inline(always)]
-    fn claim_columns(&mut self) -> bool {
-        let mut changed = false;
-        for d in 0..9 {
-            let cols: [u32; 3] = std::array::from_fn(|b| {
-                let m = self.cand[3 * d + b];
-                (m | m >> 9 | m >> 18) & 511
-            });
-            for (b, [b1, b2]) in OTHER_BANDS.iter().enumerate() {
-                let only = cols[b] & !(cols[*b1] | cols[*b2]);
-                // The stacks of those columns, all three columns of each.
-                let stacks = ((only | only >> 1 | only >> 2) & 0b001_001_001) * 7;
-                let clear = (stacks & !only) * COLUMNS_TO_BAND;
-                let m = self.cand[3 * d + b];
-                changed |= m & clear != 0;
-                self.cand[3 * d + b] = m & !clear;
-            }
-        }
-        changed
     }
 
     /// Of the cells of `cells` (per band; not all empty), at most `limit` per band, the one
@@ -669,23 +640,6 @@ mod tests {
                 cells: [(3, 3), (5, 5)]
             }]
         );
-    }
-
-    #[test]
-    fn a_column_confined_to_one_band_claims_its_box() {
-        // Digit 1 leaves column 1 in bands 2 and 3: in box 1 it must be in column 1.
-        let mut s = State::from_givens(&Grid::default()).unwrap();
-        s.cand[1] &= !COLUMNS_TO_BAND;
-        s.cand[2] &= !COLUMNS_TO_BAND;
-        assert!(s.claim_columns());
-        assert_eq!(s.cand[0] & (0b111 * COLUMNS_TO_BAND), COLUMNS_TO_BAND);
-        assert_eq!(
-            s.cand[0] | (0b111 * COLUMNS_TO_BAND),
-            BAND,
-            "the other boxes keep it"
-        );
-        assert_eq!(s.cand[3], BAND, "the other digits keep theirs");
-        assert!(!s.claim_columns(), "nothing more to claim");
     }
 
     #[test]
