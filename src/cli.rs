@@ -36,6 +36,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use clap::{Parser, Subcommand};
 use rayon::prelude::*;
 use sudoku_machine::datamodel::Grid;
+use sudoku_machine::engine::grade::grade_level;
 use sudoku_machine::engine::{
     clashes, classify, count_solutions, generate_with, grade, hint, Classification, ImproperPuzzle,
     Level, Options, Symmetry,
@@ -227,8 +228,16 @@ pub fn run(command: Command) -> i32 {
 }
 
 /// The `grade` answer for one puzzle: `<level> (<technique>)`, and with `steps` every step
-/// indented below it; `none` / `multiple` / `invalid: ...` for an improper puzzle.
+/// indented below it; `none` / `multiple` / `invalid: ...` for an improper puzzle. Without
+/// `steps` the quick grading is used: the same answer, without making or explaining steps.
 fn grade_line(grid: &Grid, steps: bool, out: &mut Vec<u8>) -> io::Result<()> {
+    if !steps {
+        return match grade_level(grid) {
+            Ok((level, Some(t))) => writeln!(out, "{level} ({t})"),
+            Ok((level, None)) => writeln!(out, "{level} (solved already)"),
+            Err(e) => writeln!(out, "{}", improper_word(&e)),
+        };
+    }
     match grade(grid) {
         Ok(g) => {
             match g.hardest {

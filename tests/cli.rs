@@ -372,3 +372,44 @@ fn generate_needs_at_least_one_attempt() {
         assert!(out.status.success() && stderr.is_empty(), "{stderr}");
     }
 }
+
+/// `grade` without `--steps` takes the quick path (no steps made or explained): its lines are
+/// the headlines of `grade --steps`, for puzzles of every level and improper ones.
+#[test]
+fn grade_without_steps_agrees_with_the_steps() {
+    let levels = ["easy", "medium", "hard", "expert", "extreme"];
+    let mut puzzles = String::new();
+    for level in levels {
+        let out = sudoku(
+            &["generate", "--level", level, "-n", "2", "--seed", "9"],
+            None,
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        puzzles.push_str(&text(&out.stdout));
+    }
+    puzzles.push_str(&format!("{EMPTY}\n{CLASH}\n{NONE}\n{QT_SOLUTION}\n"));
+    let quick = sudoku(&["grade", "-j", "2", "-"], Some(&puzzles));
+    let full = sudoku(&["grade", "--steps", "-"], Some(&puzzles));
+    assert!(quick.status.success() && full.status.success());
+    let full = text(&full.stdout);
+    let headlines: Vec<&str> = full.lines().filter(|l| !l.starts_with("  ")).collect();
+    let quick = text(&quick.stdout);
+    let lines: Vec<&str> = quick.lines().collect();
+    assert_eq!(lines, headlines);
+    for (k, level) in levels.iter().enumerate() {
+        assert!(
+            lines[2 * k].starts_with(&format!("{level} (")),
+            "{}",
+            lines[2 * k]
+        );
+    }
+    assert_eq!(
+        &lines[10..],
+        [
+            "multiple",
+            "invalid: 5 twice in row 1 (r1c1 and r1c9)",
+            "none",
+            "easy (solved already)"
+        ]
+    );
+}
