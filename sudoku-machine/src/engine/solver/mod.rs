@@ -38,15 +38,25 @@
 //! - **Naked singles**: per band, bit-sliced counting over the nine boards finds the cells with
 //!   one candidate (placed) and with none (a contradiction), and the cells with two.
 //!
-//! Tried at a stall (before a guess) and left out, measured as the whole command against the
-//! same command without it (paired runs, `taskset`): column claiming (a digit whose places in
-//! a column all lie in one band leaves the box's other columns; it also finds the hidden
-//! singles of columns) took 4 % off hardest_1106 and 3 % off top1465 but added 12 % on the
-//! serg benchmark, and run only near the top of the tree (52 or more open cells) it was within
-//! 2 % either way; the triad rule of tdoku (a box-row or box-column segment that only three
-//! digits can reach holds them) cut guesses by 5 % on hardest_1106 and 16 % on top1465 and
-//! made the command 1.17 to 1.8 times slower. Hidden singles in columns in every round of
-//! propagation had been tried before: they cost more than the guesses they save.
+//! - **Column claiming**, in a search that has already made [`CLAIM_AFTER`] guesses, when the
+//!   above have stalled, before the next guess: a digit whose places in a column all lie in one
+//!   band goes in that column's box of the band, so the box's two other columns lose it (see
+//!   [`State::claim_columns`]). It is the one direction of locked candidates the band update
+//!   misses, and it finds the hidden singles of columns. It cuts the guesses per puzzle from
+//!   185 to 155 on hardest_1106, 107 to 92 on the hardest 11+ sample and 13.6 to 12.3 on
+//!   top1465 (an instrumented build, counting to 2). Run at every stall it added 12 % to the
+//!   whole command on the serg benchmark, whose puzzles (several solutions) end in about six
+//!   guesses and gain nothing from it; run only near the top of the tree it lost most of its
+//!   gain. Waiting for eight guesses keeps the easy puzzles off it: measured as the whole
+//!   command against the same command without claiming (paired runs, `taskset`), 4 % off
+//!   hardest_1106, 2 % off top1465 and the 17-clue list, serg unchanged (within 1 %).
+//!
+//! Tried and left out, measured the same way: the triad rule of tdoku (a box-row or
+//! box-column segment that only three digits can reach holds them) at every stall cut guesses
+//! by a further 5 % on hardest_1106 and 16 % on top1465 but made the command 1.17 to 1.8 times
+//! slower; scoring four bivalue cells per band once claiming is on was within 2 % either way.
+//! Hidden singles in columns in every round of propagation had been tried before: they cost
+//! more than the guesses they save.
 //!
 //! # Search
 //!
@@ -253,8 +263,9 @@ impl State {
         }
     }
 
-    /// Propagates to a fixed point; returns whether the grid is full or where to branch.
-    fn propagate(&mut self) -> Result<Next, Contradiction> {
+    /// Propagates to a fixed point; returns whether the grid is full or where to branch. With
+    /// `claim`, a stall tries [`State::claim_columns`] before it gives up.
+    fn propagate(&mut self, claim: bool) -> Result<Next, Contradiction> {
         loop {
             self.update_all()?;
             if self.unsolved == [0; 3] {
@@ -298,12 +309,42 @@ impl State {
             if placed {
                 continue;
             }
+            if claim && self.claim_columns() {
+                continue;
+            }
 
             if pairs != [0; 3] {
                 return Ok(self.busiest_pair(pairs, SCORED_PAIRS));
             }
             return Ok(self.fewest_candidates());
         }
+    }
+
+    /// Locked candidates from columns (claiming): a digit whose places in a column all lie in
+    /// one band is in that column's box of the band, so the box's two other columns lose it.
+    /// Band updates see rows and boxes (and carry a box confined to one column to the other
+    /// bands), so this is the one direction of locked candidates they miss; it also finds the
+    /// hidden singles of columns. Run only when propagation has stalled, before a guess, once
+    /// a search has made [`CLAIM_AFTER`] guesses. Returns whether a board changed.
+    #[inline(always)]
+    fn claim_columns(&mut self) -> bool {
+        let mut changed = false;
+        for d in 0..9 {
+            let cols: [u32; 3] = std::array::from_fn(|b| {
+                let m = self.cand[3 * d + b];
+                (m | m >> 9 | m >> 18) & 511
+            });
+            for (b, [b1, b2]) in OTHER_BANDS.iter().enumerate() {
+                let only = cols[b] & !(cols[*b1] | cols[*b2]);
+                // The stacks of those columns, all three columns of each.
+                let stacks = ((only | only >> 1 | only >> 2) & 0b001_001_001) * 7;
+                let clear = (stacks & !only) * COLUMNS_TO_BAND;
+                let m = self.cand[3 * d + b];
+                changed |= m & clear != 0;
+                self.cand[3 * d + b] = m & !clear;
+            }
+        }
+        changed
     }
 
     /// Of the cells of `cells` (per band; not all empty), at most `limit` per band, the one
@@ -413,6 +454,8 @@ impl State {
 /// What a search has found so far.
 struct Found {
     count: usize,
+    /// The branch points so far (each cell guessed on counts once).
+    guesses: usize,
     limit: usize,
     /// The boards of the first solution (turned into a grid only when asked for).
     first: Option<[u32; 27]>,
@@ -425,10 +468,16 @@ impl Found {
     }
 }
 
+/// After how many guesses of a search [`State::claim_columns`] joins the propagation: a puzzle
+/// that has needed that many is a hard one (see the module docs; the serg benchmark's puzzles
+/// end in about six guesses, the hard collections need 12 to 185 on average).
+const CLAIM_AFTER: usize = 8;
+
 /// Depth-first search from `state`, stopping once `found.limit` solutions are counted.
 fn search(state: &mut State, found: &mut Found) {
     loop {
-        let (b, x) = match state.propagate() {
+        let claim = found.guesses >= CLAIM_AFTER;
+        let (b, x) = match state.propagate(claim) {
             Err(Contradiction) => return,
             Ok(Next::Solved) => {
                 found.count += 1;
@@ -446,6 +495,7 @@ fn search(state: &mut State, found: &mut Found) {
             digits |= u32::from(state.cand[3 * d + b] & x != 0) << d;
         }
         // Every alternative but the last on a copy; the last one continues on this state.
+        found.guesses += 1;
         while digits & (digits - 1) != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
@@ -468,6 +518,7 @@ fn run(givens: &Grid, limit: usize) -> Option<Found> {
     let mut state = State::from_givens(givens)?;
     let mut found = Found {
         count: 0,
+        guesses: 0,
         limit,
         first: None,
     };
@@ -640,6 +691,23 @@ mod tests {
                 cells: [(3, 3), (5, 5)]
             }]
         );
+    }
+
+    #[test]
+    fn a_column_confined_to_one_band_claims_its_box() {
+        // Digit 1 leaves column 1 in bands 2 and 3: in box 1 it must be in column 1.
+        let mut s = State::from_givens(&Grid::default()).unwrap();
+        s.cand[1] &= !COLUMNS_TO_BAND;
+        s.cand[2] &= !COLUMNS_TO_BAND;
+        assert!(s.claim_columns());
+        assert_eq!(s.cand[0] & (0b111 * COLUMNS_TO_BAND), COLUMNS_TO_BAND);
+        assert_eq!(
+            s.cand[0] | (0b111 * COLUMNS_TO_BAND),
+            BAND,
+            "the other boxes keep it"
+        );
+        assert_eq!(s.cand[3], BAND, "the other digits keep theirs");
+        assert!(!s.claim_columns(), "nothing more to claim");
     }
 
     #[test]
