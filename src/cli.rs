@@ -147,7 +147,9 @@ enum Item {
 /// block, and on several threads one hand-out of work per block.
 const BLOCK: usize = 4096;
 
-/// How many puzzles one thread takes at a time when answering a block on several threads.
+/// The most puzzles one thread takes at a time when answering a block on several threads
+/// (fewer when the block is small, so that a few slow puzzles, as `grade` has, still spread
+/// over every thread).
 const CHUNK: usize = 64;
 
 /// The threads for `--jobs`: `None` means answer on this thread (`-j 1`, or a single core).
@@ -355,9 +357,10 @@ fn print_block(
     text.clear();
     match pool {
         Some(pool) if block.len() > 1 => {
+            let chunk = (block.len() / (4 * pool.current_num_threads())).clamp(1, CHUNK);
             let parts: Vec<Vec<u8>> = pool.install(|| {
                 block
-                    .par_chunks(CHUNK)
+                    .par_chunks(chunk)
                     .map(|items| {
                         let mut part = Vec::with_capacity(items.len() * 82);
                         render(items, &mut part);
