@@ -2,38 +2,49 @@
 //! a subcommand it works on puzzle files:
 //!
 //! ```text
-//! sudoku solve [--count [--limit N]] FILE|-...   one line per puzzle: the solution (81 digits),
+//! sudoku solve [--count [--limit N]] [-j N] FILE|-...
+//!                                                one line per puzzle: the solution (81 digits),
 //!                                                `none`, `multiple` or `invalid: <reason>`;
 //!                                                with --count, the number of solutions
 //!                                                (`N+` when the limit is reached)
-//! sudoku grade [--steps] FILE|-...               one line per puzzle: `<level> (<technique>)`
+//! sudoku grade [--steps] [-j N] FILE|-...        one line per puzzle: `<level> (<technique>)`
 //!                                                or `none` / `multiple` / `invalid: <reason>`
-//! sudoku generate [--level L] [-n N] [--seed S] [--symmetry none|rotational|mirror]
+//! sudoku generate [--level L] [-n N] [--seed S] [--symmetry none|rotational|mirror] [-j N]
 //!                                                N puzzles of level L, one line each
 //! sudoku hint PUZZLE [--current POSITION]        the next hint, or the mistake to fix
 //! ```
 //!
 //! Input files hold 81-character lines (`.` or `0` for an empty cell; anything after `:` or `|`
 //! is ignored, `#` starts a comment) or one grid in Qt's `.data` form (9 lines of 9
-//! comma-separated digits). `-` reads standard input.
+//! comma-separated digits). `-` reads standard input. Lines are read as bytes: a line that is
+//! not UTF-8 text is a bad line like any other.
+//!
+//! `-j N` (`--jobs`) answers on N threads (default: every core); the output keeps the input's
+//! order whatever N is, and `-j 1` runs on the calling thread alone.
 //!
 //! Exit status: 0 when every input line was read (an unsolvable or invalid puzzle is an answer,
 //! not an error); 1 when a line could not be read as a puzzle (it is reported on standard error
-//! as `FILE:LINE: reason` and the other lines are still processed), a file could not be
-//! opened, `generate` could not reach the level (the closest puzzle is still printed), or
-//! `hint` was given an improper puzzle; 2 for a usage error.
+//! as `FILE:LINE: reason` and the other lines are still processed), an input held no puzzle, a
+//! file could not be opened, `generate` could not reach the level (the closest puzzle is still
+//! printed), or `hint` was given an improper puzzle or a position that changes its givens; 2 for
+//! a usage error.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Parser, Subcommand};
+use rayon::prelude::*;
 use sudoku_machine::datamodel::Grid;
+use sudoku_machine::engine::grade::grade_level;
 use sudoku_machine::engine::{
     clashes, classify, count_solutions, generate_with, grade, hint, Classification, ImproperPuzzle,
     Level, Options, Symmetry,
 };
 use sudoku_machine::puzzle;
+
+mod input;
+use input::{loose_line, loose_qt, read_items, read_source, Item};
 
 /// The command line: no subcommand opens the game.
 #[derive(Debug, Parser)]
@@ -44,7 +55,8 @@ use sudoku_machine::puzzle;
     after_help = "With no subcommand, opens the game window.\n\n\
         Exit status: 0 on success; 1 if an input line could not be read (reported as \
         FILE:LINE: reason on stderr, the other lines are still processed), a file could not be \
-        opened, generate missed the level, or hint got an improper puzzle; 2 for a usage error."
+        opened or held no puzzle, generate missed the level, or hint got an improper puzzle or a \
+        position that changes its givens; 2 for a usage error."
 )]
 pub struct Cli {
     /// What to do; none opens the game.
@@ -67,6 +79,10 @@ pub enum Command {
         #[arg(long, default_value_t = 1000, requires = "count",
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
         limit: usize,
+        /// Threads to answer on (default: every core); the output keeps the input order.
+        #[arg(short = 'j', long, value_name = "N",
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        jobs: Option<usize>,
         /// Files of puzzles (81-character lines or a Qt .data grid); `-` for standard input.
         #[arg(required = true)]
         files: Vec<String>,
@@ -77,6 +93,10 @@ pub enum Command {
         /// Also print every step of the human solve, one per line, indented.
         #[arg(long)]
         steps: bool,
+        /// Threads to answer on (default: every core); the output keeps the input order.
+        #[arg(short = 'j', long, value_name = "N",
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        jobs: Option<usize>,
         /// Files of puzzles; `-` for standard input.
         #[arg(required = true)]
         files: Vec<String>,
@@ -96,9 +116,14 @@ pub enum Command {
         /// none, rotational (180°) or mirror (left-right).
         #[arg(long, default_value = "none")]
         symmetry: Symmetry,
-        /// Attempts per puzzle before settling for the closest level.
-        #[arg(long, default_value_t = Options::DEFAULT_ATTEMPTS)]
+        /// Attempts per puzzle before settling for the closest level (at least 1).
+        #[arg(long, default_value_t = Options::DEFAULT_ATTEMPTS,
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
         max_attempts: usize,
+        /// Threads to answer on (default: every core); the output keeps the input order.
+        #[arg(short = 'j', long, value_name = "N",
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        jobs: Option<usize>,
     },
     /// Give the next hint for a puzzle: a mistake to fix, or the easiest technique step.
     Hint {
@@ -111,14 +136,25 @@ pub enum Command {
     },
 }
 
-/// One puzzle read from an input, or why its line is not one.
-enum Item {
-    /// A well-formed grid (its givens may still clash: see [`Item::Invalid`]).
-    Grid(Grid),
-    /// A well-formed grid whose givens clash: an answer (`invalid: ...`), not a bad line.
-    Invalid(String),
-    /// A line that is not a puzzle: `(line number, reason)`.
-    Bad(usize, String),
+/// How many puzzles are read before they are answered and printed together: one `write` per
+/// block, and on several threads one hand-out of work per block.
+const BLOCK: usize = 4096;
+
+/// The most puzzles one thread takes at a time when answering a block on several threads
+/// (fewer when the block is small, so that a few slow puzzles, as `grade` has, still spread
+/// over every thread).
+const CHUNK: usize = 64;
+
+/// The threads for `--jobs`: `None` means answer on this thread (`-j 1`, or a single core).
+fn thread_pool(jobs: Option<usize>) -> Option<rayon::ThreadPool> {
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if jobs <= 1 {
+        return None;
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .ok()
 }
 
 /// Runs a subcommand and returns the process exit status.
@@ -127,51 +163,90 @@ pub fn run(command: Command) -> i32 {
         Command::Solve {
             count,
             limit,
+            jobs,
             files,
-        } => for_each_puzzle(&files, |grid, out| {
+        } => {
+            let pool = thread_pool(jobs);
             if count {
-                let n = count_solutions(grid, limit);
-                if n >= limit {
-                    writeln!(out, "{limit}+")
-                } else {
-                    writeln!(out, "{n}")
-                }
+                for_each_puzzle(&files, pool.as_ref(), |grid, out| {
+                    let n = count_solutions(grid, limit);
+                    if n == 0 {
+                        let found = clashes(grid);
+                        if !found.is_empty() {
+                            let _ = writeln!(out, "{}", ImproperPuzzle::Invalid(found));
+                            return;
+                        }
+                    }
+                    let _ = if n >= limit {
+                        writeln!(out, "{limit}+")
+                    } else {
+                        writeln!(out, "{n}")
+                    };
+                })
             } else {
-                match classify(grid) {
+                for_each_puzzle(&files, pool.as_ref(), |grid, out| match classify(grid) {
                     Classification::Unique(solution) => {
-                        writeln!(out, "{}", puzzle::to_line(&solution))
+                        out.extend(solution.0.as_flattened().iter().map(|&d| b'0' + d));
+                        out.push(b'\n');
                     }
-                    Classification::Multiple => writeln!(out, "multiple"),
-                    Classification::None => writeln!(out, "none"),
+                    Classification::Multiple => out.extend_from_slice(b"multiple\n"),
+                    Classification::None => out.extend_from_slice(b"none\n"),
                     Classification::Invalid(found) => {
-                        writeln!(out, "{}", ImproperPuzzle::Invalid(found))
+                        let _ = writeln!(out, "{}", ImproperPuzzle::Invalid(found));
                     }
-                }
+                })
             }
-        }),
-        Command::Grade { steps, files } => for_each_puzzle(&files, |grid, out| match grade(grid) {
-            Ok(g) => {
-                match g.hardest {
-                    Some(t) => writeln!(out, "{} ({t})", g.level)?,
-                    None => writeln!(out, "{} (solved already)", g.level)?,
-                }
-                if steps {
-                    for step in &g.steps {
-                        writeln!(out, "  {step}")?;
-                    }
-                }
-                Ok(())
-            }
-            Err(e) => writeln!(out, "{}", improper_word(&e)),
-        }),
+        }
+        Command::Grade { steps, jobs, files } => {
+            let pool = thread_pool(jobs);
+            for_each_puzzle(&files, pool.as_ref(), |grid, out| {
+                let _ = grade_line(grid, steps, out);
+            })
+        }
         Command::Generate {
             level,
             n,
             seed,
             symmetry,
             max_attempts,
-        } => generate_cmd(level, n, seed, symmetry, max_attempts),
+            jobs,
+        } => generate_cmd(
+            level,
+            n,
+            seed,
+            symmetry,
+            max_attempts,
+            thread_pool(jobs).as_ref(),
+        ),
         Command::Hint { puzzle, current } => hint_cmd(&puzzle, current.as_deref()),
+    }
+}
+
+/// The `grade` answer for one puzzle: `<level> (<technique>)`, and with `steps` every step
+/// indented below it; `none` / `multiple` / `invalid: ...` for an improper puzzle. Without
+/// `steps` the quick grading is used: the same answer, without making or explaining steps.
+fn grade_line(grid: &Grid, steps: bool, out: &mut Vec<u8>) -> io::Result<()> {
+    if !steps {
+        return match grade_level(grid) {
+            Ok((level, Some(t))) => writeln!(out, "{level} ({t})"),
+            Ok((level, None)) => writeln!(out, "{level} (solved already)"),
+            Err(e) => writeln!(out, "{}", improper_word(&e)),
+        };
+    }
+    match grade(grid) {
+        Ok(g) => {
+            match g.hardest {
+                Some(t) => writeln!(out, "{} ({t})", g.level)?,
+                None => writeln!(out, "{} (solved already)", g.level)?,
+            }
+            if steps {
+                for step in &g.steps {
+                    writeln!(out, "  {step}")?;
+                }
+            }
+            Ok(())
+        }
+        Err(e) => writeln!(out, "{}", improper_word(&e)),
     }
 }
 
@@ -184,145 +259,125 @@ fn improper_word(e: &ImproperPuzzle) -> String {
     }
 }
 
-/// Reads each file (or stdin for `-`), calls `answer` for each puzzle, prints `invalid:` for
-/// clashing givens and reports bad lines on stderr. Returns the exit status.
+/// Reads each file (or stdin for `-`), answers each puzzle with `answer` (which appends its
+/// output to the buffer), prints `invalid:` for clashing givens and reports bad lines and
+/// inputs without a puzzle on stderr. Answers are printed in input order, a block at a time,
+/// on the threads of `pool` when there is one. Returns the exit status.
 fn for_each_puzzle(
     files: &[String],
-    mut answer: impl FnMut(&Grid, &mut dyn Write) -> io::Result<()>,
+    pool: Option<&rayon::ThreadPool>,
+    answer: impl Fn(&Grid, &mut Vec<u8>) + Sync,
 ) -> i32 {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut status = 0;
+    let mut block = Vec::with_capacity(BLOCK);
+    let mut text = Vec::new();
     for file in files {
-        let (label, text) = match read_source(file) {
+        let (label, bytes) = match read_source(file) {
             Ok(read) => read,
             Err(e) => {
+                let _ = out.flush();
                 eprintln!("{file}: {e}");
                 status = 1;
                 continue;
             }
         };
-        for item in read_items(&text) {
-            let written = match item {
-                Item::Grid(grid) => answer(&grid, &mut out),
-                Item::Invalid(reason) => writeln!(out, "invalid: {reason}"),
+        let mut puzzles = 0usize;
+        let mut closed = false;
+        read_items(&bytes, |item| {
+            if closed {
+                return;
+            }
+            puzzles += 1;
+            match item {
                 Item::Bad(line, reason) => {
+                    closed = print_block(&mut block, pool, &answer, &mut text, &mut out).is_err();
                     // Keep stdout and stderr in order when both go to one terminal.
                     let _ = out.flush();
                     eprintln!("{label}:{line}: {reason}");
                     status = 1;
-                    Ok(())
                 }
-            };
-            if written.is_err() {
-                // A closed pipe (`| head`): stop quietly.
-                return status;
+                item => {
+                    block.push(item);
+                    if block.len() == BLOCK {
+                        closed =
+                            print_block(&mut block, pool, &answer, &mut text, &mut out).is_err();
+                    }
+                }
             }
+        });
+        if closed || print_block(&mut block, pool, &answer, &mut text, &mut out).is_err() {
+            // A closed pipe (`| head`): stop quietly.
+            return status;
+        }
+        if puzzles == 0 {
+            let _ = out.flush();
+            eprintln!(
+                "{label}: no puzzles: the input is empty or holds only blank lines and comments"
+            );
+            status = 1;
         }
     }
     status
 }
 
-/// The text of a file, or of stdin for `-`, with the name to report errors under.
-fn read_source(file: &str) -> io::Result<(String, String)> {
-    if file == "-" {
-        let mut text = String::new();
-        io::stdin().read_to_string(&mut text)?;
-        Ok(("<stdin>".to_owned(), text))
-    } else {
-        Ok((file.to_owned(), std::fs::read_to_string(file)?))
+/// Answers the puzzles of `block` in order and writes them with one `write`, then empties
+/// the block. `text` is a reused buffer.
+fn print_block(
+    block: &mut Vec<Item>,
+    pool: Option<&rayon::ThreadPool>,
+    answer: &(impl Fn(&Grid, &mut Vec<u8>) + Sync),
+    text: &mut Vec<u8>,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    if block.is_empty() {
+        return Ok(());
     }
-}
-
-/// The puzzles of a text: one per content line, or one Qt `.data` grid
-/// ([`puzzle::is_qt_data`]).
-fn read_items(text: &str) -> Vec<Item> {
-    if puzzle::is_qt_data(text) {
-        return vec![match puzzle::parse(text) {
-            Ok(grid) => Item::Grid(grid),
-            Err(e) => invalid_or_bad(loose_qt(text), e),
-        }];
-    }
-    let lines: Vec<&str> = text.lines().collect();
-    puzzle::parse_lines(text)
-        .into_iter()
-        .map(|result| match result {
-            Ok(grid) => Item::Grid(grid),
-            Err(e) => {
-                let line = lines.get(e.line.wrapping_sub(1)).copied().unwrap_or("");
-                invalid_or_bad(loose_line(line), e)
+    let render = |items: &[Item], text: &mut Vec<u8>| {
+        for item in items {
+            match item {
+                Item::Grid(grid) => answer(grid, text),
+                Item::Invalid(reason) => {
+                    text.extend_from_slice(b"invalid: ");
+                    text.extend_from_slice(reason.as_bytes());
+                    text.push(b'\n');
+                }
+                Item::Bad(..) => unreachable!("bad lines are reported, never queued"),
             }
-        })
-        .collect()
-}
-
-/// After a parse error: `invalid: <clashes>` when the text is a well-formed grid whose givens
-/// clash (an answer), else the error as a bad line.
-fn invalid_or_bad(loose: Option<Grid>, e: puzzle::PuzzleError) -> Item {
-    let found = loose.map(|grid| clashes(&grid)).unwrap_or_default();
-    if found.is_empty() {
-        return Item::Bad(e.line, e.message);
+        }
+    };
+    text.clear();
+    match pool {
+        Some(pool) if block.len() > 1 => {
+            let chunk = (block.len() / (4 * pool.current_num_threads())).clamp(1, CHUNK);
+            let parts: Vec<Vec<u8>> = pool.install(|| {
+                block
+                    .par_chunks(chunk)
+                    .map(|items| {
+                        let mut part = Vec::with_capacity(items.len() * 82);
+                        render(items, &mut part);
+                        part
+                    })
+                    .collect()
+            });
+            parts.iter().for_each(|part| text.extend_from_slice(part));
+        }
+        _ => render(block, text),
     }
-    Item::Invalid(
-        found
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("; "),
-    )
+    block.clear();
+    out.write_all(text)
 }
 
-/// An 81-cell line read without the clash check (the part before `:` or `|`).
-fn loose_line(line: &str) -> Option<Grid> {
-    let cells = line.split([':', '|']).next()?.trim();
-    let values: Vec<u8> = cells
-        .chars()
-        .map(|ch| match ch {
-            '.' | '0' => Some(0),
-            '1'..='9' => Some(ch as u8 - b'0'),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
-    to_grid(&values)
-}
-
-/// A Qt `.data` grid read without the clash check.
-fn loose_qt(text: &str) -> Option<Grid> {
-    let values: Vec<u8> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let fields: Vec<&str> = l.split(',').map(str::trim).collect();
-            (fields.len() == 9).then_some(fields)
-        })
-        .collect::<Option<Vec<_>>>()?
-        .into_iter()
-        .flatten()
-        .map(|f| match f.as_bytes() {
-            [d @ b'0'..=b'9'] => Some(d - b'0'),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
-    to_grid(&values)
-}
-
-/// 81 values in reading order as a grid.
-fn to_grid(values: &[u8]) -> Option<Grid> {
-    (values.len() == 81).then(|| {
-        Grid(std::array::from_fn(|r| {
-            std::array::from_fn(|c| values[r * 9 + c])
-        }))
-    })
-}
-
-/// `sudoku generate`.
+/// `sudoku generate`: puzzles are made on the threads of `pool` (each from its own seed, so
+/// the output does not depend on the threads) and printed in order.
 fn generate_cmd(
     level: Level,
     n: usize,
     seed: Option<u64>,
     symmetry: Symmetry,
     max_attempts: usize,
+    pool: Option<&rayon::ThreadPool>,
 ) -> i32 {
     let seed = seed.unwrap_or_else(|| {
         let now = SystemTime::now()
@@ -331,47 +386,111 @@ fn generate_cmd(
         eprintln!("sudoku: seed {now}");
         now
     });
+    let options = |k: usize| Options {
+        level,
+        seed: seed.wrapping_add(k as u64),
+        symmetry,
+        max_attempts,
+    };
     let mut status = 0;
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    for k in 0..n {
-        let options = Options {
-            level,
-            seed: seed.wrapping_add(k as u64),
-            symmetry,
-            max_attempts,
+    // Enough puzzles per round to keep every thread busy, few enough to print steadily.
+    let round = pool.map_or(1, |p| 4 * p.current_num_threads());
+    let mut k = 0;
+    while k < n {
+        let ks = k..n.min(k + round);
+        let made: Vec<_> = match pool {
+            Some(pool) => pool.install(|| {
+                ks.clone()
+                    .into_par_iter()
+                    .map(|k| generate_with(&options(k)))
+                    .collect()
+            }),
+            None => ks.clone().map(|k| generate_with(&options(k))).collect(),
         };
-        let generated = generate_with(&options);
-        if !generated.exact {
-            let _ = out.flush();
-            eprintln!(
-                "sudoku: puzzle {} (seed {}): no {level} puzzle in {} attempts; printing the \
-                 closest, which is {}",
-                k + 1,
-                options.seed,
-                generated.attempts,
-                generated.grading.level
-            );
-            status = 1;
+        for (k, generated) in ks.zip(made) {
+            if !generated.exact {
+                let _ = out.flush();
+                eprintln!(
+                    "sudoku: puzzle {} (seed {}): no {level} puzzle in {} attempt{}; printing \
+                     the closest, which is {}",
+                    k + 1,
+                    options(k).seed,
+                    generated.attempts,
+                    if generated.attempts == 1 { "" } else { "s" },
+                    generated.grading.level
+                );
+                status = 1;
+            }
+            if writeln!(out, "{}", puzzle::to_line(&generated.puzzle)).is_err() {
+                return status;
+            }
         }
-        if writeln!(out, "{}", puzzle::to_line(&generated.puzzle)).is_err() {
-            break;
-        }
+        k += round;
     }
     status
 }
 
-/// A grid from an 81-character line or a file holding one (line or Qt form).
+/// A grid from an 81-character line or a file holding one (line or Qt form). A position may
+/// clash (that is a mistake for `hint` to point at, not a reading error).
 fn read_grid(arg: &str) -> Result<Grid, String> {
-    if Path::new(arg).is_file() {
-        let text = std::fs::read_to_string(arg).map_err(|e| format!("{arg}: {e}"))?;
-        return puzzle::parse(&text).map_err(|e| format!("{arg}:{}: {}", e.line, e.message));
+    let path = Path::new(arg);
+    if path.is_dir() {
+        return Err(format!(
+            "{arg}: is a directory, not a puzzle or a puzzle file"
+        ));
+    }
+    if path.is_file() {
+        let bytes = std::fs::read(arg).map_err(|e| format!("{arg}: {e}"))?;
+        let mut found = None;
+        read_items(&bytes, |item| {
+            found.get_or_insert(item);
+        });
+        return match found {
+            Some(Item::Grid(grid)) => Ok(grid),
+            Some(Item::Bad(line, reason)) => Err(format!("{arg}:{line}: {reason}")),
+            // (Only a Qt grid is read as `Invalid`: a line with clashing givens is a grid.)
+            Some(Item::Invalid(reason)) => loose_qt(&String::from_utf8_lossy(&bytes))
+                .ok_or(format!("{arg}: invalid: {reason}")),
+            None => Err(format!(
+                "{arg}: no puzzle found: the file is empty or holds only blank lines and comments"
+            )),
+        };
     }
     match puzzle::parse(arg) {
         Ok(grid) => Ok(grid),
-        // A position may clash: that is a mistake for `hint` to point at, not a reading error.
-        Err(e) => loose_line(arg.trim()).ok_or(format!("puzzle: {}", e.message)),
+        Err(e) => loose_line(arg.trim()).ok_or_else(|| {
+            if arg.contains(['/', '\\']) || arg.ends_with(".data") || arg.ends_with(".txt") {
+                format!("{arg}: no such file, and not an 81-cell puzzle")
+            } else {
+                format!("puzzle: {}", e.message)
+            }
+        }),
     }
+}
+
+/// The givens of `givens` that `current` changes or leaves out, as `r1c4 holds 5, the given is
+/// 2` / `r1c5 is empty, the given is 6`, in reading order.
+fn changed_givens(givens: &Grid, current: &Grid) -> Vec<String> {
+    let mut changed = Vec::new();
+    for (i, (&g, &c)) in givens
+        .0
+        .as_flattened()
+        .iter()
+        .zip(current.0.as_flattened())
+        .enumerate()
+    {
+        if g != 0 && c != g {
+            let cell = format!("r{}c{}", i / 9 + 1, i % 9 + 1);
+            changed.push(if c == 0 {
+                format!("{cell} is empty, the given is {g}")
+            } else {
+                format!("{cell} holds {c}, the given is {g}")
+            });
+        }
+    }
+    changed
 }
 
 /// `sudoku hint`.
@@ -390,6 +509,15 @@ fn hint_cmd(puzzle_arg: &str, current: Option<&str>) -> i32 {
             return 1;
         }
     };
+    let changed = changed_givens(&givens, &current);
+    if !changed.is_empty() {
+        eprintln!(
+            "sudoku: --current changes the puzzle's givens ({}): it must keep every given of \
+             the puzzle",
+            changed.join("; ")
+        );
+        return 1;
+    }
     match hint(&givens, &current) {
         Ok(h) => {
             println!("{h}");

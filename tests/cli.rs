@@ -204,3 +204,212 @@ fn usage_errors_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("unknown level"));
 }
+
+/// The answers do not depend on the number of threads, and keep the input order: a file of
+/// more puzzles than one block (4,096), with bad lines among them, answered with `-j 1`,
+/// `-j 3` and the default.
+#[test]
+fn jobs_keep_the_input_order() {
+    let puzzles = [QT_LINE, EMPTY, CLASH, NONE];
+    let mut input = String::new();
+    for k in 0..4500 {
+        input.push_str(puzzles[k % 4]);
+        input.push('\n');
+        if k % 1500 == 7 {
+            input.push_str("bad line\n");
+        }
+    }
+    let file = temp_file("many.txt", &input);
+    let path = file.to_str().unwrap();
+    let one = sudoku(&["solve", "-j", "1", path], None);
+    assert_eq!(one.status.code(), Some(1));
+    let answers: Vec<String> = text(&one.stdout).lines().map(str::to_owned).collect();
+    assert_eq!(answers.len(), 4500);
+    let expected = [
+        QT_SOLUTION,
+        "multiple",
+        "invalid: 5 twice in row 1 (r1c1 and r1c9)",
+        "none",
+    ];
+    for (k, line) in answers.iter().enumerate() {
+        assert_eq!(line, expected[k % 4], "answer {k}");
+    }
+    assert_eq!(text(&one.stderr).lines().count(), 3);
+    for args in [&["solve", "-j", "3", path][..], &["solve", path][..]] {
+        let many = sudoku(args, None);
+        assert_eq!(many.status.code(), Some(1));
+        assert_eq!(many.stdout, one.stdout, "{args:?}");
+        assert_eq!(many.stderr, one.stderr, "{args:?}");
+    }
+    let counted = sudoku(&["solve", "--count", "-j", "2", path], None);
+    assert_eq!(text(&counted.stdout).lines().nth(1), Some("1000+"));
+    assert_eq!(text(&counted.stdout).lines().count(), 4500);
+    let out = sudoku(&["solve", "-j", "0", path], None);
+    assert_eq!(out.status.code(), Some(2), "no threads is a usage error");
+}
+
+#[test]
+fn generate_with_jobs_gives_the_same_puzzles() {
+    let args = ["generate", "--level", "medium", "-n", "5", "--seed", "3"];
+    let one = sudoku(&[&args[..], &["-j", "1"]].concat(), None);
+    let two = sudoku(&[&args[..], &["-j", "2"]].concat(), None);
+    assert!(one.status.success(), "{}", text(&one.stderr));
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(text(&one.stdout).lines().count(), 5);
+}
+
+#[test]
+fn an_input_without_puzzles_is_an_error() {
+    let out = sudoku(&["solve", "-"], Some(""));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, b"");
+    assert!(
+        text(&out.stderr).starts_with("<stdin>: no puzzles"),
+        "{}",
+        text(&out.stderr)
+    );
+    let comments = temp_file("comments.txt", "# nothing here\n\n   \n");
+    let path = comments.to_str().unwrap();
+    let out = sudoku(&["grade", path], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).starts_with(&format!("{path}: no puzzles")));
+    // The other inputs are still answered.
+    let out = sudoku(&["solve", path, "-"], Some(QT_LINE));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), format!("{QT_SOLUTION}\n"));
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_read_line_by_line() {
+    let dir = temp_file("placeholder", "");
+    let path = dir.with_file_name("latin1.txt");
+    let mut bytes = format!("{QT_LINE}\n").into_bytes();
+    bytes.extend_from_slice(b"caf\xe9 au lait\n");
+    bytes.extend_from_slice(format!("{NONE}\n").as_bytes());
+    std::fs::write(&path, bytes).unwrap();
+    let p = path.to_str().unwrap();
+    let out = sudoku(&["solve", p], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), format!("{QT_SOLUTION}\nnone\n"));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "{p}:2: byte 0xE9 (byte 4 of the line) is not UTF-8 text: the line is not a puzzle\n"
+        )
+    );
+    // Windows line ends read too.
+    let crlf = temp_file("crlf.txt", &format!("{QT_LINE}\r\n{NONE}\r\n"));
+    let out = sudoku(&["solve", crlf.to_str().unwrap()], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{QT_SOLUTION}\nnone\n"));
+}
+
+#[test]
+fn a_directory_is_named_as_one() {
+    let dir = std::env::temp_dir();
+    let d = dir.to_str().unwrap();
+    let out = sudoku(&["hint", d], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        format!("sudoku: {d}: is a directory, not a puzzle or a puzzle file\n")
+    );
+    let out = sudoku(&["solve", d], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        format!("{d}: is a directory, not a file of puzzles\n")
+    );
+}
+
+#[test]
+fn hint_refuses_a_position_that_changes_the_givens() {
+    // r1c4 is the given 2: changed to 5, then removed.
+    let changed = format!("{}5{}", &QT_LINE[..3], &QT_LINE[4..]);
+    let out = sudoku(&["hint", QT_LINE, "--current", &changed], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "sudoku: --current changes the puzzle's givens (r1c4 holds 5, the given is 2): it \
+         must keep every given of the puzzle\n"
+    );
+    let removed = format!("{}.{}", &QT_LINE[..3], &QT_LINE[4..]);
+    let out = sudoku(&["hint", QT_LINE, "--current", &removed], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("(r1c4 is empty, the given is 2)"));
+    // Entries in empty cells are the player's: fine.
+    let entry = format!("4{}", &QT_LINE[1..]);
+    let out = sudoku(&["hint", QT_LINE, "--current", &entry], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn generate_needs_at_least_one_attempt() {
+    let out = sudoku(&["generate", "--max-attempts", "0"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--max-attempts"),
+        "{}",
+        text(&out.stderr)
+    );
+    // One attempt at Extreme rarely hits: the message counts it in the singular.
+    let out = sudoku(
+        &[
+            "generate",
+            "--level",
+            "extreme",
+            "--max-attempts",
+            "1",
+            "--seed",
+            "1",
+        ],
+        None,
+    );
+    let stderr = text(&out.stderr);
+    if out.status.code() == Some(1) {
+        assert!(stderr.contains("in 1 attempt;"), "{stderr}");
+    } else {
+        assert!(out.status.success() && stderr.is_empty(), "{stderr}");
+    }
+}
+
+/// `grade` without `--steps` takes the quick path (no steps made or explained): its lines are
+/// the headlines of `grade --steps`, for puzzles of every level and improper ones.
+#[test]
+fn grade_without_steps_agrees_with_the_steps() {
+    let levels = ["easy", "medium", "hard", "expert", "extreme"];
+    let mut puzzles = String::new();
+    for level in levels {
+        let out = sudoku(
+            &["generate", "--level", level, "-n", "2", "--seed", "9"],
+            None,
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        puzzles.push_str(&text(&out.stdout));
+    }
+    puzzles.push_str(&format!("{EMPTY}\n{CLASH}\n{NONE}\n{QT_SOLUTION}\n"));
+    let quick = sudoku(&["grade", "-j", "2", "-"], Some(&puzzles));
+    let full = sudoku(&["grade", "--steps", "-"], Some(&puzzles));
+    assert!(quick.status.success() && full.status.success());
+    let full = text(&full.stdout);
+    let headlines: Vec<&str> = full.lines().filter(|l| !l.starts_with("  ")).collect();
+    let quick = text(&quick.stdout);
+    let lines: Vec<&str> = quick.lines().collect();
+    assert_eq!(lines, headlines);
+    for (k, level) in levels.iter().enumerate() {
+        assert!(
+            lines[2 * k].starts_with(&format!("{level} (")),
+            "{}",
+            lines[2 * k]
+        );
+    }
+    assert_eq!(
+        &lines[10..],
+        [
+            "multiple",
+            "invalid: 5 twice in row 1 (r1c1 and r1c9)",
+            "none",
+            "easy (solved already)"
+        ]
+    );
+}

@@ -9,8 +9,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use sudoku_machine::datamodel::Grid;
+use sudoku_machine::engine::grade::{grade_level, hardest_within, solvable_within};
 use sudoku_machine::engine::techniques::{Board, HumanSolver, Technique};
-use sudoku_machine::engine::{grade, unique_solution, Level};
+use sudoku_machine::engine::{generate, grade, unique_solution, Level, Symmetry};
 use sudoku_machine::puzzle;
 
 /// The shared puzzle collections, if this checkout has them.
@@ -206,4 +207,43 @@ fn grader_agrees_with_the_propagating_solver() {
         }
     }
     assert!(checked > 5);
+}
+
+/// The quick grading (batched singles, no steps, no explanations) agrees with the step by
+/// step solve: the same level and hardest technique as [`grade`], and the same answer to
+/// "solvable within this level" as a limited [`HumanSolver`], on the bundled puzzles,
+/// samples of the shared collections and generated puzzles of every level.
+#[test]
+fn quick_grading_agrees_with_the_step_by_step_solve() {
+    let mut puzzles: Vec<Grid> = bundled("");
+    if let Some(dir) = shared_dir() {
+        puzzles.extend(sample(&dir, "puzzles2_17_clue.txt", 1499, 25));
+        puzzles.extend(sample(&dir, "puzzles3_magictour_top1465.txt", 61, 20));
+        puzzles.extend(sample(&dir, "puzzles6_forum_hardest_1106.txt", 75, 5));
+    }
+    for (k, level) in Level::ALL.into_iter().enumerate() {
+        for seed in 0..4 {
+            puzzles.push(generate(level, 100 * k as u64 + seed, Symmetry::None).puzzle);
+        }
+    }
+    for p in &puzzles {
+        let g = grade(p).expect("proper puzzle");
+        assert_eq!(
+            grade_level(p).unwrap(),
+            (g.level, g.hardest),
+            "{}",
+            puzzle::to_line(p)
+        );
+        for level in &Level::ALL[..4] {
+            let max = level.hardest_technique();
+            let slow = HumanSolver { max }.solve(Board::new(p), None, true);
+            assert_eq!(solvable_within(p, *level), slow.board.is_solved());
+            assert_eq!(
+                hardest_within(p, max),
+                (slow.hardest(), slow.board.is_solved()),
+                "{level} {}",
+                puzzle::to_line(p)
+            );
+        }
+    }
 }

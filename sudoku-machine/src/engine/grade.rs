@@ -23,7 +23,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::techniques::{Board, HumanSolver, SolvePath, Step, Technique};
+use super::techniques::{singles, Board, HumanSolver, SolvePath, Step, Technique};
 use super::{classify, Clash, Classification};
 use crate::datamodel::Grid;
 
@@ -195,21 +195,58 @@ pub fn grade(givens: &Grid) -> Result<Grading, ImproperPuzzle> {
     })
 }
 
+/// The level and the hardest technique of a proper puzzle, exactly as [`grade`] finds them,
+/// without the steps: nothing is explained or kept, so this is the cheap way to sort puzzles
+/// by level (`sudoku grade` without `--steps`). `hardest` is `None` for a full grid.
+///
+/// # Errors
+/// [`ImproperPuzzle`] unless the puzzle has exactly one solution.
+pub fn grade_level(givens: &Grid) -> Result<(Level, Option<Technique>), ImproperPuzzle> {
+    unique_solution(givens)?;
+    let (hardest, solved) = hardest_within(givens, Technique::Jellyfish);
+    let hardest = if solved {
+        hardest
+    } else {
+        Some(Technique::Search)
+    };
+    Ok((hardest.map_or(Level::Easy, Level::of), hardest))
+}
+
+/// The easiest-first solve of `givens` with the techniques up to `max` (in [`Technique::ALL`]
+/// order): the hardest technique it used (`None` when it needed none) and whether it solved
+/// the puzzle. This is the path of `HumanSolver { max }` without a solution to fall back on,
+/// so the answer is the one its steps give, but no step is made for a single (they are
+/// placed in batches, see `singles::place_all`) and no explanation is written
+/// ([`Board::quiet`]). Assumes a proper puzzle, as the unique rectangle deduction does.
+pub fn hardest_within(givens: &Grid, max: Technique) -> (Option<Technique>, bool) {
+    let mut board = Board::new(givens).quiet();
+    let mut hardest = None;
+    loop {
+        hardest = hardest.max(singles::place_all(&mut board));
+        if board.is_solved() {
+            return (hardest, true);
+        }
+        if board.is_broken() {
+            return (hardest, false);
+        }
+        let step = Technique::ALL[2..]
+            .iter()
+            .take_while(|&&t| t <= max)
+            .find_map(|t| t.find(&board));
+        let Some(step) = step else {
+            return (hardest, false);
+        };
+        hardest = hardest.max(Some(step.technique));
+        board.apply(&step);
+    }
+}
+
 /// Whether the techniques of `level` and easier solve `givens` without search: that is,
 /// whether a proper puzzle's grade is at most `level`. Cheaper than [`grade`] (no solution
-/// count, no harder technique tried), for the generator. Assumes a proper puzzle: the unique
-/// rectangle deduction (Expert) is sound only then.
+/// count, no harder technique tried, no steps: see [`hardest_within`]). Assumes a proper
+/// puzzle: the unique rectangle deduction (Expert) is sound only then.
 pub fn solvable_within(givens: &Grid, level: Level) -> bool {
-    if level == Level::Extreme {
-        return true;
-    }
-    let solver = HumanSolver {
-        max: level.hardest_technique(),
-    };
-    solver
-        .solve(Board::new(givens), None, true)
-        .board
-        .is_solved()
+    level == Level::Extreme || hardest_within(givens, level.hardest_technique()).1
 }
 
 #[cfg(test)]

@@ -59,6 +59,7 @@ pub fn fish(board: &Board, n: u32) -> Option<Step> {
                         .join(", ")
                 };
                 let step = elimination_step(
+                    board,
                     technique,
                     corners.clone(),
                     corners.iter().map(|&c| Candidate::new(c, digit)).collect(),

@@ -22,18 +22,58 @@ fn split(board: &Board, house: usize, other: usize, digit: u8) -> (Vec<Cell>, Ve
         .partition(|c| inside.contains(&c.0))
 }
 
+/// `SHARED[house][other]`: the positions (`0..9` within `house`, as a mask) of the cells of
+/// house `house` that are also in house `other` (houses numbered as in [`HOUSES`]).
+const SHARED: [[u16; 27]; 27] = {
+    let mut t = [[0u16; 27]; 27];
+    let mut h = 0;
+    while h < 27 {
+        let mut o = 0;
+        while o < 27 {
+            let mut pos = 0;
+            while pos < 9 {
+                let mut k = 0;
+                while k < 9 {
+                    if HOUSES[h][pos] == HOUSES[o][k] {
+                        t[h][o] |= 1 << pos;
+                    }
+                    k += 1;
+                }
+                pos += 1;
+            }
+            o += 1;
+        }
+        h += 1;
+    }
+    t
+};
+
+/// The positions (`0..9` within the house, as a mask) of the cells of house `house` that are
+/// also in house `other`.
+fn shared_positions(house: usize, other: usize) -> u16 {
+    SHARED[house][other]
+}
+
 /// The first pointing pattern: boxes in order, digits ascending, rows before columns.
 pub fn pointing(board: &Board) -> Option<Step> {
     for b in 0..9 {
         for digit in 1..=9 {
+            let places = board.places(18 + b, digit);
+            if places == 0 {
+                continue;
+            }
             for line in lines_through_box(b) {
-                let (locked, outside) = split(board, 18 + b, line, digit);
-                if locked.is_empty() || !outside.is_empty() {
+                // The box's places all in the line, and the line has places outside the box.
+                if places & !shared_positions(18 + b, line) != 0
+                    || board.places(line, digit) & !shared_positions(line, 18 + b) == 0
+                {
                     continue;
                 }
+                let (locked, _) = split(board, 18 + b, line, digit);
                 let (_, targets) = split(board, line, 18 + b, digit);
                 let (bx, ln) = (House::Box(b as u8), super::house(line));
                 let step = elimination_step(
+                    board,
                     Technique::Pointing,
                     locked.clone(),
                     locked.iter().map(|&c| Candidate::new(c, digit)).collect(),
@@ -59,17 +99,23 @@ pub fn pointing(board: &Board) -> Option<Step> {
 pub fn claiming(board: &Board) -> Option<Step> {
     for line in 0..18 {
         for digit in 1..=9 {
-            let places = cells_of(line, board.places(line, digit));
-            let Some(first) = places.first() else {
-                continue;
-            };
-            let b = first.box_index();
-            if places.iter().any(|c| c.box_index() != b) {
+            let mask = board.places(line, digit);
+            if mask == 0 {
                 continue;
             }
+            let first = super::cell_at(line, mask.trailing_zeros() as usize);
+            let b = first.box_index();
+            // All in the first place's box, and the box has places outside the line.
+            if mask & !shared_positions(line, 18 + b) != 0
+                || board.places(18 + b, digit) & !shared_positions(18 + b, line) == 0
+            {
+                continue;
+            }
+            let places = cells_of(line, mask);
             let (_, targets) = split(board, 18 + b, line, digit);
             let (bx, ln) = (House::Box(b as u8), super::house(line));
             let step = elimination_step(
+                board,
                 Technique::Claiming,
                 places.clone(),
                 places.iter().map(|&c| Candidate::new(c, digit)).collect(),

@@ -424,11 +424,25 @@ impl fmt::Display for Step {
 
 /// A grid with pencil marks: each cell's digit (`0` if empty) and each empty cell's candidates
 /// (a mask, digit `d` = bit `d - 1`; `0` for a filled cell).
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Two boards are equal when their digits and candidates are; whether the finders explain
+/// their steps on it (see [`Board::quiet`]) is not compared.
+#[derive(Clone, Debug)]
 pub struct Board {
-    values: [u8; 81],
-    cands: [u16; 81],
+    pub(crate) values: [u8; 81],
+    pub(crate) cands: [u16; 81],
+    /// Whether the finders write [`Step::explanation`] (grading and generation need only the
+    /// technique and the changes, and formatting was an eighth of their time).
+    pub(crate) explain: bool,
 }
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Self) -> bool {
+        self.values == other.values && self.cands == other.cands
+    }
+}
+
+impl Eq for Board {}
 
 impl Board {
     /// The board of a grid: the candidates of an empty cell are the digits that none of its
@@ -437,6 +451,7 @@ impl Board {
         let mut board = Board {
             values: [0; 81],
             cands: [ALL; 81],
+            explain: true,
         };
         for (i, &v) in grid.0.iter().flatten().enumerate() {
             if (1..=9).contains(&v) {
@@ -444,6 +459,13 @@ impl Board {
             }
         }
         board
+    }
+
+    /// The same board on which the finders leave [`Step::explanation`] empty: for callers that
+    /// only use the technique, the cells and the changes of each step (grading, generation).
+    pub fn quiet(mut self) -> Self {
+        self.explain = false;
+        self
     }
 
     /// The digit in a cell, `0` if empty.
@@ -483,8 +505,8 @@ impl Board {
         let i = cell.index();
         self.values[i] = digit;
         self.cands[i] = 0;
-        for peer in peers(cell) {
-            self.cands[peer.index()] &= !bit(digit);
+        for &peer in &PEERS[i] {
+            self.cands[usize::from(peer)] &= !bit(digit);
         }
     }
 
@@ -527,9 +549,29 @@ impl Board {
     }
 }
 
-/// The 20 peers of a cell: the other cells of its row, column and box.
+/// For each cell index, its 20 peers in increasing order.
+pub(crate) const PEERS: [[u8; 20]; 81] = {
+    let mut t = [[0u8; 20]; 81];
+    let mut i = 0;
+    while i < 81 {
+        let mut k = 0;
+        let mut j = 0;
+        while j < 81 {
+            let same_box = i / 27 == j / 27 && i % 9 / 3 == j % 9 / 3;
+            if j != i && (i / 9 == j / 9 || i % 9 == j % 9 || same_box) {
+                t[i][k] = j as u8;
+                k += 1;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The 20 peers of a cell: the other cells of its row, column and box, in reading order.
 pub(crate) fn peers(cell: Cell) -> impl Iterator<Item = Cell> {
-    (0..81u8).map(Cell).filter(move |&o| cell.sees(o))
+    PEERS[cell.index()].into_iter().map(Cell)
 }
 
 /// The cell at position `pos` (`0..9`) of house `house` (`0..27`).
@@ -565,8 +607,10 @@ pub(crate) fn subsets_of(of: u16, k: u32) -> impl Iterator<Item = u16> {
     (0u16..512).filter(move |&m| m & !of == 0 && m.count_ones() == k)
 }
 
-/// Builds an elimination step, or `None` when it removes nothing.
+/// Builds an elimination step, or `None` when it removes nothing. The explanation is written
+/// only on a board that explains (see [`Board::quiet`]).
 pub(crate) fn elimination_step(
+    board: &Board,
     technique: Technique,
     cells: Vec<Cell>,
     candidates: Vec<Candidate>,
@@ -578,17 +622,22 @@ pub(crate) fn elimination_step(
     }
     eliminations.sort();
     eliminations.dedup();
-    let removed = eliminations
-        .iter()
-        .map(|c| format!("{}<>{}", c.cell, c.digit))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let explanation = if board.explain {
+        let removed = eliminations
+            .iter()
+            .map(|c| format!("{}<>{}", c.cell, c.digit))
+            .collect::<Vec<_>>()
+            .join(", ");
+        explain(&removed)
+    } else {
+        String::new()
+    };
     Some(Step {
         technique,
         cells,
         candidates,
         placements: Vec::new(),
-        explanation: explain(&removed),
+        explanation,
         eliminations,
     })
 }
@@ -683,11 +732,15 @@ pub fn search_step(board: &Board, solution: &Grid) -> Option<Step> {
             .collect(),
         placements: vec![Candidate::new(cell, digit)],
         eliminations: Vec::new(),
-        explanation: format!(
-            "No technique of this solver applies. {cell} has candidates {}; trying each \
-             (search) shows that only {digit} leads to the solution, so {cell}={digit}.",
-            digit_set(board.cands(cell))
-        ),
+        explanation: if board.explain {
+            format!(
+                "No technique of this solver applies. {cell} has candidates {}; trying each \
+                 (search) shows that only {digit} leads to the solution, so {cell}={digit}.",
+                digit_set(board.cands(cell))
+            )
+        } else {
+            String::new()
+        },
     })
 }
 
@@ -709,6 +762,7 @@ pub(crate) mod test_util {
         let mut b = Board {
             values: [0; 81],
             cands: [ALL; 81],
+            explain: true,
         };
         for &(r, c, m) in marks {
             let i = rc(r, c).index();

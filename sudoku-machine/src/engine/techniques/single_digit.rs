@@ -43,6 +43,7 @@ pub fn skyscraper(board: &Board) -> Option<Step> {
                     };
                     let cells = vec![b1, e1, b2, e2];
                     let step = elimination_step(
+                        board,
                         Technique::Skyscraper,
                         cells.clone(),
                         cells.iter().map(|&c| Candidate::new(c, digit)).collect(),
@@ -149,6 +150,7 @@ pub fn simple_colouring(board: &Board) -> Option<Step> {
                     let name = ["A", "B"][k];
                     let eliminations = cells.iter().map(|&c| Candidate::new(c, digit)).collect();
                     return elimination_step(
+                        board,
                         Technique::SimpleColouring,
                         all.clone(),
                         candidates.clone(),
@@ -180,6 +182,7 @@ pub fn simple_colouring(board: &Board) -> Option<Step> {
             }
             if let Some((cell, x, y)) = example {
                 return elimination_step(
+                    board,
                     Technique::SimpleColouring,
                     all.clone(),
                     candidates,

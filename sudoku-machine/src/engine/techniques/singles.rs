@@ -5,7 +5,83 @@
 //!   columns, as players usually scan.
 //! - **Naked single** (rating 2.3): a cell with one candidate left takes it.
 
-use super::{bit, cell_at, digits, Board, Candidate, Cell, Step, Technique};
+use super::{bit, cell_at, digits, Board, Candidate, Cell, Step, Technique, HOUSES};
+
+/// The houses in the order [`hidden_single`] searches them: boxes, rows, columns.
+const SCAN_ORDER: [usize; 27] = {
+    let mut t = [0; 27];
+    let mut i = 0;
+    while i < 27 {
+        t[i] = (i + 18) % 27;
+        i += 1;
+    }
+    t
+};
+
+/// Places singles until none is left, as [`HumanSolver`](super::HumanSolver) would step by
+/// step, but without making steps: hidden singles until there are none, then the naked
+/// singles of that position, then hidden singles again, and so on. Returns the harder of
+/// the two techniques it used (`None` when it placed nothing).
+///
+/// The position it stops in is the one the step-by-step solve reaches before it needs a
+/// harder technique: placing a single never takes another single away (on a board whose
+/// candidates are consistent), so the order of placements does not change where they end,
+/// and a naked single is used exactly when a position without hidden singles has one. Stops
+/// early on a broken board (a cell or a digit of a house without a place).
+pub(crate) fn place_all(board: &mut Board) -> Option<Technique> {
+    let mut used = None;
+    loop {
+        let mut placed = false;
+        for house in SCAN_ORDER {
+            let cells = &HOUSES[house];
+            // Digits with at least one place, and with two or more.
+            let (mut once, mut twice, mut filled) = (0u16, 0u16, 0u16);
+            for &c in cells {
+                let m = board.cands[usize::from(c)];
+                twice |= once & m;
+                once |= m;
+                filled |= board.values[usize::from(c)]
+                    .checked_sub(1)
+                    .map_or(0, |d| 1 << d);
+            }
+            if (once | filled) != super::ALL {
+                return used;
+            }
+            let mut hidden = once & !twice;
+            while hidden != 0 {
+                let b = hidden & hidden.wrapping_neg();
+                hidden &= hidden - 1;
+                if let Some(&c) = cells
+                    .iter()
+                    .find(|&&c| board.cands[usize::from(c)] & b != 0)
+                {
+                    board.place(Cell(c), b.trailing_zeros() as u8 + 1);
+                    placed = true;
+                }
+            }
+        }
+        if placed {
+            used = used.max(Some(Technique::HiddenSingle));
+            continue;
+        }
+        for i in 0..81 {
+            let m = board.cands[i];
+            if board.values[i] == 0 {
+                if m == 0 {
+                    return used;
+                }
+                if m & (m - 1) == 0 {
+                    board.place(Cell(i as u8), m.trailing_zeros() as u8 + 1);
+                    placed = true;
+                }
+            }
+        }
+        if !placed {
+            return used;
+        }
+        used = Some(Technique::NakedSingle);
+    }
+}
 
 /// The first hidden single: boxes, then rows, then columns; digits ascending.
 pub fn hidden_single(board: &Board) -> Option<Step> {
@@ -21,9 +97,13 @@ pub fn hidden_single(board: &Board) -> Option<Step> {
                     candidates: vec![Candidate::new(cell, digit)],
                     placements: vec![Candidate::new(cell, digit)],
                     eliminations: Vec::new(),
-                    explanation: format!(
-                        "In {h}, {digit} fits only in {cell}: hidden single, {cell}={digit}."
-                    ),
+                    explanation: if board.explain {
+                        format!(
+                            "In {h}, {digit} fits only in {cell}: hidden single, {cell}={digit}."
+                        )
+                    } else {
+                        String::new()
+                    },
                 });
             }
         }
@@ -46,9 +126,11 @@ pub fn naked_single(board: &Board) -> Option<Step> {
             candidates: vec![Candidate::new(cell, digit)],
             placements: vec![Candidate::new(cell, digit)],
             eliminations: Vec::new(),
-            explanation: format!(
-                "{cell} has one candidate left, {digit}: naked single, {cell}={digit}."
-            ),
+            explanation: if board.explain {
+                format!("{cell} has one candidate left, {digit}: naked single, {cell}={digit}.")
+            } else {
+                String::new()
+            },
         })
     })
 }

@@ -42,11 +42,18 @@ pub fn naked(board: &Board, n: u32) -> Option<Step> {
                 }
             }
         }
+        if members.count_ones() < n {
+            continue;
+        }
+        let cands: [u16; 9] = std::array::from_fn(|pos| board.cands(cell_at(house, pos)));
         for subset in subsets_of(members, n) {
-            let union = cells_of(house, subset)
-                .iter()
-                .fold(0, |acc, &c| acc | board.cands(c));
-            if union.count_ones() != n {
+            let union = (0..9)
+                .filter(|&pos| subset & (1 << pos) != 0)
+                .fold(0, |acc, pos| acc | cands[pos]);
+            // (Nothing to remove when no other cell holds those digits.)
+            if union.count_ones() != n
+                || (0..9).all(|pos| subset & (1 << pos) != 0 || cands[pos] & union == 0)
+            {
                 continue;
             }
             let cells = cells_of(house, subset);
@@ -56,6 +63,7 @@ pub fn naked(board: &Board, n: u32) -> Option<Step> {
                 .collect();
             let h = super::house(house);
             let step = elimination_step(
+                board,
                 technique(n, false),
                 cells.clone(),
                 cells
@@ -94,9 +102,17 @@ pub fn hidden(board: &Board, n: u32) -> Option<Step> {
         let members = (1..=9u8)
             .filter(|&d| (1..=n).contains(&places[usize::from(d)].count_ones()))
             .fold(0u16, |acc, d| acc | super::bit(d));
+        if members.count_ones() < n {
+            continue;
+        }
         for subset in subsets_of(members, n) {
             let cells_mask = digits(subset).fold(0, |acc, d| acc | places[usize::from(d)]);
-            if cells_mask.count_ones() != n {
+            // (Nothing to remove when those cells hold no other digit.)
+            if cells_mask.count_ones() != n
+                || (0..9).all(|pos| {
+                    cells_mask & (1 << pos) == 0 || board.cands(cell_at(house, pos)) & !subset == 0
+                })
+            {
                 continue;
             }
             let cells = cells_of(house, cells_mask);
@@ -108,6 +124,7 @@ pub fn hidden(board: &Board, n: u32) -> Option<Step> {
                 .collect();
             let h = super::house(house);
             let step = elimination_step(
+                board,
                 technique(n, true),
                 cells.clone(),
                 cells

@@ -45,6 +45,7 @@ pub fn unique_rectangle_1(board: &Board) -> Option<Step> {
                             .flat_map(|&c| digits(pair).map(move |d| Candidate::new(c, d)))
                             .collect();
                         return elimination_step(
+                            board,
                             Technique::UniqueRectangle1,
                             corners.to_vec(),
                             candidates,

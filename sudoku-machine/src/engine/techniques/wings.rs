@@ -75,8 +75,13 @@ fn wing(board: &Board, pivot_size: u32) -> Option<Step> {
                     .iter()
                     .flat_map(|&c| digits(board.cands(c)).map(move |d| Candidate::new(c, d)))
                     .collect();
-                let step =
-                    elimination_step(technique, cells, candidates, eliminations, |removed| {
+                let step = elimination_step(
+                    board,
+                    technique,
+                    cells,
+                    candidates,
+                    eliminations,
+                    |removed| {
                         if pivot_size == 2 {
                             format!(
                                 "The pivot {pivot} {} sees the pincers {a} {} and {b} {}: \
@@ -96,7 +101,8 @@ fn wing(board: &Board, pivot_size: u32) -> Option<Step> {
                                 digit_set(mb)
                             )
                         }
-                    });
+                    },
+                );
                 if step.is_some() {
                     return step;
                 }
@@ -160,6 +166,7 @@ pub fn w_wing(board: &Board) -> Option<Step> {
                         Candidate::new(qb, x),
                     ];
                     let step = elimination_step(
+                        board,
                         Technique::WWing,
                         cells,
                         candidates,

@@ -38,8 +38,26 @@
 //! - **Naked singles**: per band, bit-sliced counting over the nine boards finds the cells with
 //!   one candidate (placed) and with none (a contradiction), and the cells with two.
 //!
-//! Hidden singles in columns (across bands) were tried and left out: on the benchmark
-//! collections they cost more than the guesses they save.
+//! - **Column claiming**, in a search that has already made [`CLAIM_AFTER`] guesses, when the
+//!   above have stalled, before the next guess: a digit whose places in a column all lie in one
+//!   band goes in that column's box of the band, so the box's two other columns lose it (see
+//!   [`State::claim_columns`]). It is the one direction of locked candidates the band update
+//!   misses, and it finds the hidden singles of columns. It cuts the guesses per puzzle from
+//!   185 to 155 on hardest_1106, 107 to 92 on the hardest 11+ sample and 13.6 to 12.3 on
+//!   top1465 (an instrumented build, counting to 2). Run at every stall it added 12 % to the
+//!   whole command on the serg benchmark, whose puzzles (several solutions) end in about six
+//!   guesses and gain nothing from it; run only near the top of the tree it lost most of its
+//!   gain. Waiting for eight guesses keeps the easy puzzles off it: measured as the whole
+//!   command against the same command without claiming (paired runs, `taskset`), 4 % off
+//!   hardest_1106, 2 % off top1465 and the 17-clue list, serg unchanged (within 1 %).
+//!
+//! Tried and left out, measured the same way: the triad rule of tdoku (a box-row or
+//! box-column segment that only three digits can reach holds them) at every stall cut guesses
+//! by a further 5 % on hardest_1106 and 16 % on top1465 but made the command 1.17 to 1.8 times
+//! slower (1.27 times on hardest_1106 even when it waited for 32 guesses); scoring four bivalue
+//! cells per band once claiming is on was within 2 % either way.
+//! Hidden singles in columns in every round of propagation had been tried before: they cost
+//! more than the guesses they save.
 //!
 //! # Search
 //!
@@ -60,162 +78,13 @@
 //! (`examples/ratio.rs` and `examples/ratio_chunks.rs` for wall time, `icount.sh` for
 //! instructions per puzzle).
 
-use std::fmt;
+mod clashes;
+mod tables;
+
+pub use clashes::{clashes, Clash, House};
+use tables::*;
 
 use crate::datamodel::Grid;
-
-/// The 27 bits of a full band board.
-const BAND: u32 = (1 << 27) - 1;
-
-/// For a 9-bit row of a band board, the 3-bit set of its three segments (one per box) that
-/// hold a candidate.
-const SEG3: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut row = 0;
-    while row < 512 {
-        let mut k = 0;
-        while k < 3 {
-            if (row >> (3 * k)) & 7 != 0 {
-                t[row] |= 1 << k;
-            }
-            k += 1;
-        }
-        row += 1;
-    }
-    t
-};
-
-/// Locked candidates in a band. The index is a 9-bit segment pattern (bit `3 * r + k`: row `r`
-/// of the band meets box `k` in at least one candidate cell); the value is the union of the
-/// patterns of the permutations `r -> k` that the pattern allows, or 0 when none does.
-const SHRINK: [u16; 512] = {
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
-    let mut t = [0u16; 512];
-    let mut p = 0;
-    while p < 512 {
-        let mut i = 0;
-        while i < 6 {
-            let perm = PERMS[i];
-            let mask = (1 << perm[0]) | (1 << (3 + perm[1])) | (1 << (6 + perm[2]));
-            if p & mask == mask {
-                t[p] |= mask as u16;
-            }
-            i += 1;
-        }
-        p += 1;
-    }
-    t
-};
-
-/// A segment pattern (as in [`SHRINK`]) widened to the 27-bit mask of its cells.
-const EXPAND: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut q = 0;
-    while q < 512 {
-        let mut s = 0;
-        while s < 9 {
-            if q & (1 << s) != 0 {
-                t[q] |= 7 << (9 * (s / 3) + 3 * (s % 3));
-            }
-            s += 1;
-        }
-        q += 1;
-    }
-    t
-};
-
-/// For a segment pattern (as in [`SHRINK`]), the cells of the segments it keeps: 0 when none.
-const LOCKED_CELLS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut p = 0;
-    while p < 512 {
-        t[p] = EXPAND[SHRINK[p] as usize];
-        p += 1;
-    }
-    t
-};
-
-/// For a segment pattern (as in [`SHRINK`]), the cells of the segments it keeps that are the
-/// only segment kept in their row.
-const LONE_CELLS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut p = 0;
-    while p < 512 {
-        let q = SHRINK[p] as usize;
-        let mut r = 0;
-        while r < 3 {
-            let row = (q >> (3 * r)) & 7;
-            if row == 1 || row == 2 || row == 4 {
-                t[p] |= EXPAND[row << (3 * r)];
-            }
-            r += 1;
-        }
-        p += 1;
-    }
-    t
-};
-
-/// For the 9-bit set of columns a band board uses, the cells of the band (27 bits) in the columns
-/// that are the only column of their box: the digit of that box is in that column, so the other
-/// bands lose it.
-const COL_SINGLE: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut f = 0;
-    while f < 512 {
-        let mut k = 0;
-        while k < 3 {
-            let seg = (f >> (3 * k)) & 7;
-            if seg == 1 || seg == 2 || seg == 4 {
-                t[f] |= (seg << (3 * k)) as u32 * COLUMNS_TO_BAND;
-            }
-            k += 1;
-        }
-        f += 1;
-    }
-    t
-};
-
-/// For each of the 27 cells of a band, the other cells of the band in its row, box or column
-/// (32 entries, so that an index masked to 5 bits needs no bounds check).
-const PEERS_IN_BAND: [u32; 32] = {
-    let mut t = [0u32; 32];
-    let mut x = 0;
-    while x < 27 {
-        let (r, c) = (x / 9, x % 9);
-        let mut y = 0;
-        while y < 27 {
-            let (r2, c2) = (y / 9, y % 9);
-            if y != x && (r == r2 || c == c2 || c / 3 == c2 / 3) {
-                t[x] |= 1 << y;
-            }
-            y += 1;
-        }
-        x += 1;
-    }
-    t
-};
-
-/// For each of the 27 cells of a band, its peers in the band (as [`PEERS_IN_BAND`]) in the
-/// low 32 bits and its column (bits `c`, `c + 9`, `c + 18`) in the high 32 bits. In
-/// [`State::busiest_pair`], `near & mask` is the undecided peers in the band and in the column
-/// of one other band, and `far & mask << 1` those of the third band's column (one bit higher,
-/// so that the two never share a bit). 32 entries as in [`PEERS_IN_BAND`].
-const PEERS_AND_COLUMN: [u64; 32] = {
-    let mut t = [0u64; 32];
-    let mut x = 0;
-    while x < 27 {
-        t[x] = PEERS_IN_BAND[x] as u64 | ((COLUMNS_TO_BAND << (x % 9)) as u64) << 32;
-        x += 1;
-    }
-    t
-};
 
 /// How many cells with two candidates of each band [`State::busiest_pair`] compares at most
 /// (the first ones of the band). Scoring every pair finds 5-7% fewer search nodes on the
@@ -224,81 +93,6 @@ const PEERS_AND_COLUMN: [u64; 32] = {
 /// cost there. Two per band measured better than the first five overall (fewer nodes for
 /// as many pairs scored): it looks at every band.
 const SCORED_PAIRS: u32 = 2;
-
-/// For each cell in reading order (`9 * r + c`; 128 entries, the last 47 unused), its row,
-/// column and box as bits `r`, `9 + c` and `18 + r / 3 * 3 + c / 3`.
-const CELL_HOUSES: [u32; 128] = {
-    let mut t = [0u32; 128];
-    let mut i = 0;
-    while i < 81 {
-        let (r, c) = (i / 9, i % 9);
-        t[i] = 1 << r | 1 << (9 + c) | 1 << (18 + r / 3 * 3 + c / 3);
-        i += 1;
-    }
-    t
-};
-
-/// For each cell in reading order (as [`CELL_HOUSES`]), its band.
-const CELL_BAND: [u8; 128] = {
-    let mut t = [0u8; 128];
-    let mut i = 0;
-    while i < 81 {
-        t[i] = (i / 27) as u8;
-        i += 1;
-    }
-    t
-};
-
-/// For each cell in reading order (as [`CELL_HOUSES`]), its bit in its band's boards.
-const CELL_BIT: [u32; 128] = {
-    let mut t = [0u32; 128];
-    let mut i = 0;
-    while i < 81 {
-        t[i] = 1 << (i % 27);
-        i += 1;
-    }
-    t
-};
-
-/// The two other bands of each band.
-const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
-
-/// Multiplying a 9-bit column set by this repeats it in the three rows of a band.
-const COLUMNS_TO_BAND: u32 = 1 | 1 << 9 | 1 << 18;
-
-/// A 3-bit set of the rows of a band widened to the 27-bit mask of their cells.
-const ROWS_TO_BAND: [u32; 8] = {
-    let mut t = [0u32; 8];
-    let mut i = 0;
-    while i < 8 {
-        let mut r = 0;
-        while r < 3 {
-            if i & (1 << r) != 0 {
-                t[i] |= 511 << (9 * r);
-            }
-            r += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-/// A 3-bit set of the boxes of a band widened to the 27-bit mask of their cells.
-const BOXES_TO_BAND: [u32; 8] = {
-    let mut t = [0u32; 8];
-    let mut i = 0;
-    while i < 8 {
-        let mut k = 0;
-        while k < 3 {
-            if i & (1 << k) != 0 {
-                t[i] |= (7 << (3 * k)) * COLUMNS_TO_BAND;
-            }
-            k += 1;
-        }
-        i += 1;
-    }
-    t
-};
 
 /// A branch ended: some cell, row, column or box has no place left for a digit.
 struct Contradiction;
@@ -470,8 +264,9 @@ impl State {
         }
     }
 
-    /// Propagates to a fixed point; returns whether the grid is full or where to branch.
-    fn propagate(&mut self) -> Result<Next, Contradiction> {
+    /// Propagates to a fixed point; returns whether the grid is full or where to branch. With
+    /// `claim`, a stall tries [`State::claim_columns`] before it gives up.
+    fn propagate(&mut self, claim: bool) -> Result<Next, Contradiction> {
         loop {
             self.update_all()?;
             if self.unsolved == [0; 3] {
@@ -515,12 +310,42 @@ impl State {
             if placed {
                 continue;
             }
+            if claim && self.claim_columns() {
+                continue;
+            }
 
             if pairs != [0; 3] {
                 return Ok(self.busiest_pair(pairs, SCORED_PAIRS));
             }
             return Ok(self.fewest_candidates());
         }
+    }
+
+    /// Locked candidates from columns (claiming): a digit whose places in a column all lie in
+    /// one band is in that column's box of the band, so the box's two other columns lose it.
+    /// Band updates see rows and boxes (and carry a box confined to one column to the other
+    /// bands), so this is the one direction of locked candidates they miss; it also finds the
+    /// hidden singles of columns. Run only when propagation has stalled, before a guess, once
+    /// a search has made [`CLAIM_AFTER`] guesses. Returns whether a board changed.
+    #[inline(always)]
+    fn claim_columns(&mut self) -> bool {
+        let mut changed = false;
+        for d in 0..9 {
+            let cols: [u32; 3] = std::array::from_fn(|b| {
+                let m = self.cand[3 * d + b];
+                (m | m >> 9 | m >> 18) & 511
+            });
+            for (b, [b1, b2]) in OTHER_BANDS.iter().enumerate() {
+                let only = cols[b] & !(cols[*b1] | cols[*b2]);
+                // The stacks of those columns, all three columns of each.
+                let stacks = ((only | only >> 1 | only >> 2) & 0b001_001_001) * 7;
+                let clear = (stacks & !only) * COLUMNS_TO_BAND;
+                let m = self.cand[3 * d + b];
+                changed |= m & clear != 0;
+                self.cand[3 * d + b] = m & !clear;
+            }
+        }
+        changed
     }
 
     /// Of the cells of `cells` (per band; not all empty), at most `limit` per band, the one
@@ -630,6 +455,8 @@ impl State {
 /// What a search has found so far.
 struct Found {
     count: usize,
+    /// The branch points so far (each cell guessed on counts once).
+    guesses: usize,
     limit: usize,
     /// The boards of the first solution (turned into a grid only when asked for).
     first: Option<[u32; 27]>,
@@ -642,10 +469,16 @@ impl Found {
     }
 }
 
+/// After how many guesses of a search [`State::claim_columns`] joins the propagation: a puzzle
+/// that has needed that many is a hard one (see the module docs; the serg benchmark's puzzles
+/// end in about six guesses, the hard collections need 12 to 185 on average).
+const CLAIM_AFTER: usize = 8;
+
 /// Depth-first search from `state`, stopping once `found.limit` solutions are counted.
 fn search(state: &mut State, found: &mut Found) {
     loop {
-        let (b, x) = match state.propagate() {
+        let claim = found.guesses >= CLAIM_AFTER;
+        let (b, x) = match state.propagate(claim) {
             Err(Contradiction) => return,
             Ok(Next::Solved) => {
                 found.count += 1;
@@ -663,6 +496,7 @@ fn search(state: &mut State, found: &mut Found) {
             digits |= u32::from(state.cand[3 * d + b] & x != 0) << d;
         }
         // Every alternative but the last on a copy; the last one continues on this state.
+        found.guesses += 1;
         while digits & (digits - 1) != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
@@ -685,6 +519,7 @@ fn run(givens: &Grid, limit: usize) -> Option<Found> {
     let mut state = State::from_givens(givens)?;
     let mut found = Found {
         count: 0,
+        guesses: 0,
         limit,
         first: None,
     };
@@ -713,91 +548,6 @@ pub fn solve(givens: &Grid) -> Option<Grid> {
     run(givens, 1)?.first_grid()
 }
 
-/// A row, column or box, numbered from 0 (rows top to bottom, columns left to right, boxes in
-/// reading order). [`fmt::Display`] numbers them from 1, as players do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum House {
-    /// Row `0..9`.
-    Row(u8),
-    /// Column `0..9`.
-    Column(u8),
-    /// Box `0..9`: `row / 3 * 3 + column / 3`.
-    Box(u8),
-}
-
-impl fmt::Display for House {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            House::Row(n) => write!(f, "row {}", n + 1),
-            House::Column(n) => write!(f, "column {}", n + 1),
-            House::Box(n) => write!(f, "box {}", n + 1),
-        }
-    }
-}
-
-/// Two givens with the same digit in one house.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Clash {
-    /// The repeated digit, `1..=9`.
-    pub digit: u8,
-    /// The house both cells are in (a pair in one row and box is reported once per house).
-    pub house: House,
-    /// The two cells as `(row, column)`, numbered from 0, in reading order.
-    pub cells: [(usize, usize); 2],
-}
-
-impl fmt::Display for Clash {
-    /// E.g. `5 twice in row 1 (r1c1 and r1c9)`, numbered from 1.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [(r0, c0), (r1, c1)] = self.cells;
-        write!(
-            f,
-            "{} twice in {} (r{}c{} and r{}c{})",
-            self.digit,
-            self.house,
-            r0 + 1,
-            c0 + 1,
-            r1 + 1,
-            c1 + 1
-        )
-    }
-}
-
-/// Every pair of equal givens in a row, column or box, rows first, then columns, then boxes,
-/// each in reading order. A digit three times in a house gives the pairs (first, second) and
-/// (first, third). Values above 9 are ignored here.
-pub fn clashes(givens: &Grid) -> Vec<Clash> {
-    let mut out = Vec::new();
-    /// How to name house `h`, and its `k`-th cell as `(row, column)`.
-    type HouseShape = (fn(u8) -> House, fn(usize, usize) -> (usize, usize));
-    let houses: [HouseShape; 3] = [
-        (House::Row, |h, k| (h, k)),
-        (House::Column, |h, k| (k, h)),
-        (House::Box, |h, k| (h / 3 * 3 + k / 3, h % 3 * 3 + k % 3)),
-    ];
-    for (make, cell) in houses {
-        for h in 0..9 {
-            let mut first = [None; 10];
-            for k in 0..9 {
-                let (r, c) = cell(h, k);
-                let d = givens.0[r][c];
-                if !(1..=9).contains(&d) {
-                    continue;
-                }
-                match first[usize::from(d)] {
-                    None => first[usize::from(d)] = Some((r, c)),
-                    Some(earlier) => out.push(Clash {
-                        digit: d,
-                        house: make(h as u8),
-                        cells: [earlier, (r, c)],
-                    }),
-                }
-            }
-        }
-    }
-    out
-}
-
 /// What a grid of givens is as a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Classification {
@@ -814,14 +564,10 @@ pub enum Classification {
 
 /// Classifies `givens` (row-major, `0` for empty): invalid when givens clash, else by the
 /// number of solutions, counted up to two with [`count_solutions`]'s search.
+///
+/// The search comes first: its setup refuses clashing givens and values above 9 in one pass
+/// over the grid, so [`clashes`] runs only for a grid that has them.
 pub fn classify(givens: &Grid) -> Classification {
-    if givens.0.iter().flatten().any(|&v| v > 9) {
-        return Classification::Invalid(Vec::new());
-    }
-    let found = clashes(givens);
-    if !found.is_empty() {
-        return Classification::Invalid(found);
-    }
     match run(givens, 2) {
         Some(Found {
             count: 1,
@@ -829,7 +575,9 @@ pub fn classify(givens: &Grid) -> Classification {
             ..
         }) => Classification::Unique(State::grid(&boards)),
         Some(Found { count: 2.., .. }) => Classification::Multiple,
-        _ => Classification::None,
+        Some(_) => Classification::None,
+        None if givens.0.iter().flatten().any(|&v| v > 9) => Classification::Invalid(Vec::new()),
+        None => Classification::Invalid(clashes(givens)),
     }
 }
 
@@ -944,6 +692,23 @@ mod tests {
                 cells: [(3, 3), (5, 5)]
             }]
         );
+    }
+
+    #[test]
+    fn a_column_confined_to_one_band_claims_its_box() {
+        // Digit 1 leaves column 1 in bands 2 and 3: in box 1 it must be in column 1.
+        let mut s = State::from_givens(&Grid::default()).unwrap();
+        s.cand[1] &= !COLUMNS_TO_BAND;
+        s.cand[2] &= !COLUMNS_TO_BAND;
+        assert!(s.claim_columns());
+        assert_eq!(s.cand[0] & (0b111 * COLUMNS_TO_BAND), COLUMNS_TO_BAND);
+        assert_eq!(
+            s.cand[0] | (0b111 * COLUMNS_TO_BAND),
+            BAND,
+            "the other boxes keep it"
+        );
+        assert_eq!(s.cand[3], BAND, "the other digits keep theirs");
+        assert!(!s.claim_columns(), "nothing more to claim");
     }
 
     #[test]

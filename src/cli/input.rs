@@ -1,0 +1,224 @@
+//! Reading puzzles for the command line: files or standard input as bytes, one puzzle per
+//! line (an 81-cell fast path, then the general rules of [`puzzle`] for the error message) or
+//! one Qt `.data` grid, with the line of every problem.
+
+use std::io::{self, Read};
+use std::path::Path;
+
+use sudoku_machine::datamodel::Grid;
+use sudoku_machine::engine::clashes;
+use sudoku_machine::puzzle;
+
+/// One puzzle read from an input, or why its line is not one.
+pub(super) enum Item {
+    /// A grid of 81 values `0..=9` (its givens may still clash: the answer says so).
+    Grid(Grid),
+    /// A well-formed grid whose givens clash: an answer (`invalid: ...`), not a bad line.
+    Invalid(String),
+    /// A line that is not a puzzle: `(line number, reason)`.
+    Bad(usize, String),
+}
+
+/// The bytes of a file, or of stdin for `-`, with the name to report errors under. A
+/// directory is refused by name.
+pub(super) fn read_source(file: &str) -> io::Result<(String, Vec<u8>)> {
+    if file == "-" {
+        let mut bytes = Vec::new();
+        io::stdin().read_to_end(&mut bytes)?;
+        return Ok(("<stdin>".to_owned(), bytes));
+    }
+    if Path::new(file).is_dir() {
+        return Err(io::Error::other("is a directory, not a file of puzzles"));
+    }
+    Ok((file.to_owned(), std::fs::read(file)?))
+}
+
+/// The cell value of each byte of the line form: `0` for `.` and `0`, the digit for `1`-`9`,
+/// `0x80` for any other byte.
+const CELL_VALUE: [u8; 256] = {
+    let mut t = [0x80u8; 256];
+    t[b'.' as usize] = 0;
+    let mut d = 0;
+    while d <= 9 {
+        t[(b'0' + d) as usize] = d;
+        d += 1;
+    }
+    t
+};
+
+/// The grid of exactly 81 cell bytes (`.` or `0` for empty, `1`-`9`), or `None`.
+fn fast_grid(cells: &[u8]) -> Option<Grid> {
+    let cells: &[u8; 81] = cells.try_into().ok()?;
+    let mut grid = Grid::default();
+    let mut bad = 0;
+    for (value, &byte) in grid.0.as_flattened_mut().iter_mut().zip(cells) {
+        let v = CELL_VALUE[usize::from(byte)];
+        bad |= v;
+        *value = v;
+    }
+    (bad & 0x80 == 0).then_some(grid)
+}
+
+/// Calls `each` with the puzzles of an input, in order: one per content line (blank lines and
+/// `#` comments are skipped; anything after `:` or `|` is a note), or one Qt `.data` grid
+/// ([`puzzle::is_qt_data`]). Most lines are exactly 81 cell bytes before a newline or a note;
+/// those are read without any other test. A line that is not UTF-8 is a bad line, and so is a
+/// Qt file that is not.
+pub(super) fn read_items(bytes: &[u8], mut each: impl FnMut(Item)) {
+    if first_content_line(bytes)
+        .is_some_and(|(_, line)| std::str::from_utf8(line).is_ok_and(puzzle::is_qt_data))
+    {
+        each(match std::str::from_utf8(bytes) {
+            Ok(text) => match puzzle::parse(text) {
+                Ok(grid) => Item::Grid(grid),
+                Err(e) => invalid_or_bad(loose_qt(text), e.line, e.message),
+            },
+            Err(e) => {
+                let line = 1 + bytes[..e.valid_up_to()]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                Item::Bad(line, not_utf8(bytes, e.valid_up_to()))
+            }
+        });
+        return;
+    }
+    let mut at = 0;
+    let mut number = 0;
+    while at < bytes.len() {
+        number += 1;
+        // The common case: 81 cells, then the end of the line or a note.
+        if let (Some(grid), Some(&next)) = (
+            bytes.get(at..at + 81).and_then(fast_grid),
+            bytes.get(at + 81),
+        ) {
+            if next == b'\n' {
+                each(Item::Grid(grid));
+                at += 82;
+                continue;
+            }
+            if next == b'\r' && bytes.get(at + 82) == Some(&b'\n') {
+                each(Item::Grid(grid));
+                at += 83;
+                continue;
+            }
+            if next == b':' || next == b'|' {
+                each(Item::Grid(grid));
+                at = line_end(bytes, at + 81);
+                continue;
+            }
+        }
+        let end = memchr_newline(bytes, at);
+        let line = &bytes[at..end];
+        at = end + 1;
+        if let Some(item) = read_line(number, line) {
+            each(item);
+        }
+    }
+}
+
+/// The index just past the newline that ends the line holding `from` (or the length).
+fn line_end(bytes: &[u8], from: usize) -> usize {
+    memchr_newline(bytes, from) + 1
+}
+
+/// The index of the first newline at or after `from`, or the length.
+fn memchr_newline(bytes: &[u8], from: usize) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| from + i)
+}
+
+/// The first line with content: `(1-based number, trimmed bytes)`.
+fn first_content_line(bytes: &[u8]) -> Option<(usize, &[u8])> {
+    bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.trim_ascii()))
+        .find(|(_, line)| !line.is_empty() && !line.starts_with(b"#"))
+}
+
+/// One line of the line form by the general rules, `None` for a blank or comment line.
+fn read_line(number: usize, line: &[u8]) -> Option<Item> {
+    let line = line.trim_ascii();
+    if line.is_empty() || line.starts_with(b"#") {
+        return None;
+    }
+    let cells = line
+        .split(|&b| b == b':' || b == b'|')
+        .next()
+        .unwrap_or_default()
+        .trim_ascii();
+    if let Some(grid) = fast_grid(cells) {
+        return Some(Item::Grid(grid));
+    }
+    Some(match std::str::from_utf8(cells) {
+        Ok(text) => match puzzle::parse_lines(text).pop() {
+            Some(Err(e)) => Item::Bad(number, e.message),
+            // (Cannot happen: 81 valid cells were read above.)
+            Some(Ok(grid)) => Item::Grid(grid),
+            None => Item::Bad(
+                number,
+                "expected 81 cells (digits, `.` for empty), found 0".to_owned(),
+            ),
+        },
+        Err(e) => Item::Bad(number, not_utf8(cells, e.valid_up_to())),
+    })
+}
+
+/// The reason for a line whose byte `at` starts an invalid UTF-8 sequence.
+fn not_utf8(bytes: &[u8], at: usize) -> String {
+    let column = bytes[..at]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .count();
+    format!(
+        "byte 0x{:02X} (byte {} of the line) is not UTF-8 text: the line is not a puzzle",
+        bytes[at],
+        column + 1
+    )
+}
+
+/// After a parse error of a Qt grid: `invalid: <clashes>` when the text is a well-formed grid
+/// whose givens clash (an answer), else the error as a bad line.
+fn invalid_or_bad(loose: Option<Grid>, line: usize, message: String) -> Item {
+    let found = loose.map(|grid| clashes(&grid)).unwrap_or_default();
+    if found.is_empty() {
+        return Item::Bad(line, message);
+    }
+    Item::Invalid(
+        found
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
+}
+
+/// An 81-cell line read without the clash check (the part before `:` or `|`).
+pub(super) fn loose_line(line: &str) -> Option<Grid> {
+    fast_grid(line.split([':', '|']).next()?.trim().as_bytes())
+}
+
+/// A Qt `.data` grid read without the clash check.
+pub(super) fn loose_qt(text: &str) -> Option<Grid> {
+    let values: Vec<u8> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let fields: Vec<&str> = l.split(',').map(str::trim).collect();
+            (fields.len() == 9).then_some(fields)
+        })
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
+        .flatten()
+        .map(|f| match f.as_bytes() {
+            [d @ b'0'..=b'9'] => Some(d - b'0'),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    fast_grid(&values.iter().map(|&v| b'0' + v).collect::<Vec<_>>())
+}
