@@ -595,7 +595,7 @@ fn a_saved_game_is_checked_against_the_chart_s_invariants() {
     );
     // `solved` over a grid that is not.
     let mut bad = saved.clone();
-    bad.configuration = ["game", "session", "idle", "solved"]
+    bad.configuration = ["game", "desk", "session", "idle", "solved"]
         .map(String::from)
         .to_vec();
     assert_eq!(

@@ -353,6 +353,25 @@ fn observe(
     let wk = worker.clone();
     machine.connect_to_event(events::GENERATE_CANCEL, move |_| wk.cancel());
 
+    let lib = library.clone();
+    machine.connect_to_event(events::PUZZLE_CREATED, move |event: &Event| {
+        match event.param::<sudoku_machine::game::LoadRequest>("puzzle") {
+            Ok(made) => {
+                lib.add(
+                    Puzzle {
+                        name: made.name,
+                        givens: made.givens,
+                        level: made.level,
+                    },
+                    Source::Mine,
+                );
+            }
+            Err(error) => {
+                eprintln!("sudoku-ui: ignoring a puzzle.created without a puzzle: {error}")
+            }
+        }
+    });
+
     machine.connect_to_error(|error| eprintln!("sudoku: {error}"));
 }
 
@@ -402,14 +421,28 @@ fn bind_callbacks(
 
     let s = session.clone();
     game.on_key(move |text, control, shift| {
-        let dialog = matches!(*phase.borrow(), Phase::Confirming | Phase::Generating);
-        match keys::event_for(text.as_str(), control, shift, dialog) {
+        match keys::event_for(text.as_str(), control, shift, *phase.borrow()) {
             Some((event, data)) => {
                 s.submit(event, data);
                 true
             }
             None => false,
         }
+    });
+
+    let s = session.clone();
+    game.on_edit(move |from| s.submit(events::EDIT, json!({ "from": from.as_str() })));
+
+    let s = session.clone();
+    game.on_search_speed(move |faster| {
+        s.submit(
+            events::SEARCH_SPEED,
+            if faster {
+                json!({ "faster": true })
+            } else {
+                json!({ "slower": true })
+            },
+        )
     });
 
     let s = session.clone();

@@ -25,6 +25,8 @@ pub enum Source {
     File,
     /// Made by the generator.
     Generated,
+    /// Typed in by the player in edit mode.
+    Mine,
 }
 
 /// One puzzle of the chooser.

@@ -134,6 +134,14 @@ impl Pending {
         }
     }
 
+    /// The load request waiting, if any.
+    pub fn load_request(&self) -> Option<&LoadRequest> {
+        match self {
+            Pending::Load(request) => Some(request),
+            _ => None,
+        }
+    }
+
     /// Takes the load request out (leaving nothing pending).
     ///
     /// # Errors
