@@ -22,6 +22,8 @@ pub enum DatamodelKind {
 pub struct Chart {
     /// `<scxml name>`, or the file stem.
     pub name: String,
+    /// The machine's Rust type name (`Sudoku`; `Invoked` for a child chart).
+    pub type_name: String,
     /// The chart's file name as messages print it.
     pub file: String,
     /// The datamodel.
@@ -44,6 +46,8 @@ pub struct Chart {
     /// Concrete event names the chart mentions, first occurrence first, with the 1-based line
     /// and span of that occurrence.
     pub event_names: Vec<(String, u32, Span)>,
+    /// Per entry of `event_names`: its `events::` constant, distinct from every other.
+    pub event_consts: Vec<String>,
     /// Files the chart pulls in (`<script src>`, `<data src>`), for `rerun-if-changed`.
     pub included_files: Vec<PathBuf>,
 }
@@ -71,6 +75,9 @@ pub struct State {
     pub onexit: Vec<Block>,
     /// `<donedata>` of a final state.
     pub donedata: Option<DoneData>,
+    /// Its `State` name, distinct from every other state's; `None` for the root and history
+    /// states.
+    pub rust_name: Option<String>,
     /// 1-based line.
     pub line: u32,
     /// The element name's span.

@@ -87,7 +87,8 @@ impl Config {
 
     /// Keeps state ids that are already Rust identifiers as the `State` variant names
     /// (`a` → `State::a`, `A` → `State::A`) instead of converting them to `UpperCamelCase`.
-    /// For charts whose ids differ only in case. Other ids are mangled as usual.
+    /// Other ids are mangled as usual. (Ids that differ only in case compile either way:
+    /// without this, `a` and `A` become `State::A` and `State::A_2`.)
     pub fn verbatim_state_names(&mut self, verbatim: bool) -> &mut Self {
         self.verbatim_state_names = verbatim;
         self
@@ -196,8 +197,12 @@ impl Config {
             )])
         })?;
         let document = parse::parse(text).map_err(fail)?;
+        let names = validate::NameOptions {
+            verbatim_state_names: self.verbatim_state_names,
+            type_name: self.type_name.as_deref(),
+        };
         let (chart, diagnostics) =
-            validate::validate(&document, &src, path.parent(), &self.invocable);
+            validate::validate(&document, &src, path.parent(), &self.invocable, names);
         let Some(chart) = chart else {
             return Err(fail(diagnostics));
         };
@@ -218,8 +223,7 @@ impl Config {
             ));
         }
         let included_files = chart.included_files.clone();
-        let plan = plan::plan(chart, self.type_name.as_deref(), self.verbatim_state_names)
-            .map_err(fail)?;
+        let plan = plan::plan(chart);
         let code = emit::emit(&plan, &runtime, self.state_enum_limit);
         Ok(Generated {
             code,
@@ -234,10 +238,15 @@ impl Config {
 pub(crate) fn plan_for_tests(text: &str) -> plan::Plan {
     let path = Path::new("test.scxml");
     let document = parse::parse(text).expect("the chart parses");
-    let (chart, diagnostics) =
-        validate::validate(&document, &SourceFile::new(path, text), None, &[]);
+    let (chart, diagnostics) = validate::validate(
+        &document,
+        &SourceFile::new(path, text),
+        None,
+        &[],
+        Default::default(),
+    );
     let chart = chart.unwrap_or_else(|| panic!("the chart is valid: {diagnostics:?}"));
-    plan::plan(chart, None, false).unwrap_or_else(|d| panic!("the chart plans: {d:?}"))
+    plan::plan(chart)
 }
 
 /// Reads a chart file as UTF-8 text.
@@ -274,7 +283,7 @@ pub fn dot(path: &Path, text: &str) -> Result<String, Error> {
     let src = SourceFile::new(path, text);
     let fail = |diagnostics| Error::chart(&src, diagnostics);
     let document = parse::parse(text).map_err(fail)?;
-    match validate::validate(&document, &src, path.parent(), &[]) {
+    match validate::validate(&document, &src, path.parent(), &[], Default::default()) {
         (Some(chart), _) => Ok(crate::dot::dot(&chart)),
         (None, diagnostics) => Err(fail(diagnostics)),
     }

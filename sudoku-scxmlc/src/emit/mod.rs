@@ -89,7 +89,12 @@ pub fn emit(plan: &Plan, runtime: &syn::Path, state_enum_limit: usize) -> String
         file: file_name,
         comments: Vec::new(),
         tables: Vec::new(),
-        state_newtype: plan.variants.iter().flatten().count() > state_enum_limit,
+        // A chart without states (Qt Creator's template) gets the newtype too: Rust has no
+        // `#[repr(u32)]` for an enum without variants.
+        state_newtype: {
+            let n = plan.variants.iter().flatten().count();
+            n > state_enum_limit || n == 0
+        },
         state_enum_limit,
     };
     let tokens = e.file();
@@ -311,7 +316,7 @@ impl Emitter<'_> {
                 #[doc = #doc]
                 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
                 #[repr(u32)]
-                #[allow(non_camel_case_types, reason = "variants may keep the chart's state ids verbatim")]
+                #[allow(non_camel_case_types, clippy::enum_variant_names, reason = "variants keep the chart's state ids (verbatim, or with a `_2` suffix), which may start with `State`")]
                 pub enum State { #(#variants)* }
 
                 #[allow(dead_code, reason = "helpers offered whether or not the program uses them")]

@@ -181,6 +181,8 @@ impl<'a> Validator<'a> {
                 registry: &[],
                 files: vec![path.clone()],
                 depth: self.nesting.depth + 1,
+                verbatim: self.nesting.verbatim,
+                type_name: Some("Invoked"),
             };
             let (chart, diags) = match &parsed {
                 Ok(doc) => validate_root(&doc.root, &file, path.parent(), &nesting),
@@ -275,6 +277,8 @@ impl<'a> Validator<'a> {
             registry: self.nesting.registry,
             files,
             depth: self.nesting.depth + 1,
+            verbatim: self.nesting.verbatim,
+            type_name: Some("Invoked"),
         })
     }
 

@@ -6,6 +6,7 @@
 mod code;
 mod executable;
 mod invoke;
+mod names;
 mod reachability;
 mod rules;
 
@@ -23,19 +24,31 @@ use std::path::{Path, PathBuf};
 /// Returns the chart when there is no error, and every diagnostic (warnings included).
 ///
 /// `registry` lists the charts (key, file) that `srcexpr` and `<content expr>` may select at
-/// run time (`Config::invocable`).
+/// run time (`Config::invocable`); `names` are the naming options of `Config`.
 pub fn validate(
     doc: &Document,
     src: &SourceFile,
     base_dir: Option<&Path>,
     registry: &[(String, PathBuf)],
+    names: NameOptions<'_>,
 ) -> (Option<Chart>, Vec<Diagnostic>) {
     let nesting = Nesting {
         registry,
         files: vec![src.path().to_path_buf()],
         depth: 0,
+        verbatim: names.verbatim_state_names,
+        type_name: names.type_name,
     };
     validate_root(&doc.root, src, base_dir, &nesting)
+}
+
+/// How `Config` asks for Rust names to be chosen.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NameOptions<'a> {
+    /// `Config::verbatim_state_names`.
+    pub verbatim_state_names: bool,
+    /// `Config::type_name` (children are always `Invoked`).
+    pub type_name: Option<&'a str>,
 }
 
 /// How deeply `<invoke>`d charts may nest inside one another (inline or by `src`).
@@ -51,6 +64,10 @@ pub(crate) struct Nesting<'a> {
     files: Vec<PathBuf>,
     /// How many invokes deep this chart is.
     depth: usize,
+    /// `Config::verbatim_state_names`.
+    verbatim: bool,
+    /// The machine type's name, when not derived from the chart's name.
+    type_name: Option<&'a str>,
 }
 
 /// Validates the chart whose `<scxml>` element is `root` (the document's root, or an inline
@@ -178,8 +195,11 @@ impl<'a> Validator<'a> {
         // Pass 1: number the states in document order, check ids.
         self.collect_state(root, None);
         if self.states.len() == 1 {
-            self.error(root.span, "the chart has no states");
-            return None;
+            // Qt Creator's template for a new chart: valid SCXML (3.2: zero or more states).
+            self.diags.push(
+                Diagnostic::warning(root.span, "the chart has no states: its machine starts, has an empty configuration and never changes")
+                    .with_help("add a `<state>`, `<parallel>` or `<final>`"),
+            );
         }
         // Datamodel: every <datamodel> anywhere, each item with the state that declares it.
         let state_at: HashMap<usize, usize> = self
@@ -194,7 +214,14 @@ impl<'a> Validator<'a> {
             self.resolve_state(index);
         }
         let script = self.top_level_script(root);
+        for (state, name) in self.state_names().into_iter().enumerate() {
+            self.states[state].rust_name = name;
+        }
+        let event_consts = self.event_consts();
+        let type_name = self.type_name(&name);
         Some(Chart {
+            type_name,
+            event_consts,
             name,
             file: self.src.path().display().to_string(),
             datamodel: self.datamodel,
@@ -222,10 +249,17 @@ impl<'a> Validator<'a> {
                     a.name_span,
                     format!("`<{}>` has no attribute `{}`", e.name, a.name),
                 ),
-                Some(RUST_NS) if !(e.name == "data" && a.name == "type") => self.error(
-                    a.name_span,
-                    format!("unknown attribute `rs:{}` on `<{}>`", a.name, e.name),
-                ),
+                Some(RUST_NS)
+                    if !matches!(
+                        (e.name.as_str(), a.name.as_str()),
+                        ("data", "type") | ("state" | "parallel" | "final", "name")
+                    ) =>
+                {
+                    self.error(
+                        a.name_span,
+                        format!("unknown attribute `rs:{}` on `<{}>`", a.name, e.name),
+                    );
+                }
                 Some(ns) if ns.starts_with("unknown-prefix:") => self.error(
                     a.name_span,
                     format!("attribute `{}` uses an undeclared namespace prefix", a.name),
@@ -329,6 +363,7 @@ impl<'a> Validator<'a> {
             onentry: Vec::new(),
             onexit: Vec::new(),
             donedata: None,
+            rust_name: None,
             line: self.line(e.span),
             span: e.span,
             comment: e.comment.clone(),
@@ -567,7 +602,12 @@ impl<'a> Validator<'a> {
         let e = self.elements[index];
         let kind = self.states[index].kind;
         let id = self.states[index].id.clone();
-        for child in e.elements().filter(|c| c.is_scxml()) {
+        // `<scxml>` allows none of the children handled here: `check_element` reported them,
+        // and validating them as well would report their own problems twice.
+        let children = e
+            .elements()
+            .filter(|c| c.is_scxml() && kind != StateKind::Root);
+        for child in children {
             match child.name.as_str() {
                 "transition" if !kind.is_history() => {
                     if kind == StateKind::Final {
@@ -728,10 +768,7 @@ impl<'a> Validator<'a> {
             .elements()
             .filter(|c| c.is_scxml() && c.name == "transition");
         let Some(t) = ts.next() else {
-            self.error(
-                e.span,
-                format!("history state `{id}` needs a default `<transition>`"),
-            );
+            self.history_parent_default(index, parent, e);
             return;
         };
         if let Some(extra) = ts.next() {
@@ -784,6 +821,65 @@ impl<'a> Validator<'a> {
             content: Some(content).filter(|b| !b.body.is_empty()),
             line: self.line(t.span),
             span: t.span,
+        });
+        self.states[index].initial = Some(tr);
+    }
+
+    /// A `<history>` without a default `<transition>` (SCXML 1.0 requires one): like Qt and
+    /// other processors, it enters its parent's default initial configuration, with the
+    /// content of the parent's `<initial>` transition, and the build warns.
+    fn history_parent_default(&mut self, index: usize, parent: usize, e: &Element) {
+        let id = self.states[index].id.clone();
+        let parent_id = self.states[parent].id.clone();
+        let (targets, content) = match self.states[parent].initial {
+            Some(t) => (
+                self.transitions[t].targets.clone(),
+                self.transitions[t].content.clone(),
+            ),
+            // A `<parallel>` enters every child region.
+            None => (
+                self.states[parent]
+                    .children
+                    .iter()
+                    .copied()
+                    .filter(|&c| !self.states[c].kind.is_history())
+                    .collect(),
+                None,
+            ),
+        };
+        if targets.is_empty() {
+            // The parent has no other child: nothing to default to. The parent's rules
+            // (a compound state needs a child state) report it.
+            self.error(
+                e.span,
+                format!("history state `{id}` needs a default `<transition>`: `{parent_id}` has no other state to enter"),
+            );
+            return;
+        }
+        let names: Vec<&str> = targets
+            .iter()
+            .map(|&t| self.states[t].id.as_str())
+            .collect();
+        let what = if names.len() == 1 { "state" } else { "states" };
+        let msg = format!(
+            "history state `{id}` has no default `<transition>`; until it has a history it enters `{parent_id}`'s initial {what} `{}`",
+            names.join(" ")
+        );
+        self.diags.push(
+            Diagnostic::warning(e.span, msg)
+                .with_help("SCXML 1.0 (3.10.2) requires the default transition; Qt and other processors take the parent's initial state, as here"),
+        );
+        let tr = self.transitions.len();
+        self.transitions.push(Transition {
+            source: index,
+            events: Vec::new(),
+            event_text: None,
+            cond: None,
+            targets,
+            internal: false,
+            content,
+            line: self.line(e.span),
+            span: e.span,
         });
         self.states[index].initial = Some(tr);
     }
