@@ -98,6 +98,18 @@ pub enum RuntimeError {
         /// External events still queued.
         queued: usize,
     },
+    /// An event was submitted to a machine that has stopped (it reached a top-level
+    /// `<final>`, or [`Machine::stop`](super::Machine::stop) was called); it was dropped.
+    /// [`Machine::start`](super::Machine::start) starts the machine afresh.
+    #[error("{chart}: event `{event}` dropped: the machine has stopped ({}); start() starts it afresh", match final_state { Some(f) => format!("it reached the top-level final state `{f}`"), None => "stop() was called".to_owned() })]
+    NotRunning {
+        /// The chart's name.
+        chart: String,
+        /// The dropped event's name.
+        event: String,
+        /// The top-level `<final>` that stopped it, if one did.
+        final_state: Option<String>,
+    },
     /// Executable content failed; `error.execution` was raised.
     #[error("{file}:{line}:{column}: error.execution in <{element}>: {message}")]
     Execution {

@@ -521,6 +521,45 @@ impl<D: 'static> Interpreter<D> {
         self.finish_if_stopped();
     }
 
+    /// Stops a running machine as reaching a top-level `<final>` would, but without one:
+    /// [`exit_interpreter`](Self::exit_interpreter). Returns whether it was running.
+    pub(crate) fn stop(&mut self) -> bool {
+        if !(self.started && self.running) {
+            return false;
+        }
+        self.running = false;
+        self.final_state = None;
+        self.exit_interpreter();
+        true
+    }
+
+    /// Drops an external event submitted to a machine that has stopped, and reports it.
+    pub(crate) fn not_running(&mut self, event: Event) {
+        let error = RuntimeError::NotRunning {
+            chart: self.tables.name.to_owned(),
+            event: event.name,
+            final_state: self
+                .final_state
+                .map(|f| self.tables.states[f as usize].id.to_owned()),
+        };
+        tracing::warn!(chart = self.tables.name, "{error}");
+        self.outbox.push(Notification::Error(Box::new(error)));
+    }
+
+    /// Makes a stopped or finished machine new again, ready for [`start`](Self::start):
+    /// the fresh datamodel `data`, an empty configuration, no history, the clock at zero.
+    /// The limits and the values of `set_initial_values` are kept.
+    pub(crate) fn reset(&mut self, data: D) {
+        let mut fresh = Interpreter::new(self.tables, data);
+        fresh.max_microsteps = self.max_microsteps;
+        fresh.initial_values = std::mem::take(&mut self.initial_values);
+        fresh.outbox = std::mem::take(&mut self.outbox);
+        // Events submitted after `start()` was asked for (by an observer, say) are the new
+        // run's: the old run's were dropped when it stopped.
+        fresh.ctx.external = std::mem::take(&mut self.ctx.external);
+        *self = fresh;
+    }
+
     /// Appendix D's external-event half of `mainEventLoop`, followed by the macrostep it
     /// triggers. Ignored when the machine is not running.
     pub(crate) fn process_external(&mut self, event: Event) {
@@ -840,6 +879,13 @@ impl<D: 'static> Interpreter<D> {
                 Err(e) => self.execution_error("donedata", dd.line, e),
             }
         }
+        self.exit_interpreter();
+    }
+
+    /// What stopping a session does (Appendix D `exitInterpreter`, after the done data):
+    /// cancels the invoked sessions, exits every active state in exit order (running each
+    /// `<onexit>`), and drops every queued event and pending delayed `<send>`.
+    fn exit_interpreter(&mut self) {
         self.ctx.children.clear();
         self.states_to_invoke.clear();
         // Exit every active state in exit order, each onexit block separately.
