@@ -196,7 +196,7 @@ impl Config {
                 ),
             )])
         })?;
-        let document = parse::parse(text).map_err(fail)?;
+        let document = parse::parse(src.text()).map_err(fail)?;
         let names = validate::NameOptions {
             verbatim_state_names: self.verbatim_state_names,
             type_name: self.type_name.as_deref(),
@@ -237,7 +237,7 @@ impl Config {
 #[cfg(test)]
 pub(crate) fn plan_for_tests(text: &str) -> plan::Plan {
     let path = Path::new("test.scxml");
-    let document = parse::parse(text).expect("the chart parses");
+    let document = parse::parse(text.trim_start_matches('\u{FEFF}')).expect("the chart parses");
     let (chart, diagnostics) = validate::validate(
         &document,
         &SourceFile::new(path, text),
@@ -282,7 +282,7 @@ pub fn read_chart(path: &Path) -> Result<String, Error> {
 pub fn dot(path: &Path, text: &str) -> Result<String, Error> {
     let src = SourceFile::new(path, text);
     let fail = |diagnostics| Error::chart(&src, diagnostics);
-    let document = parse::parse(text).map_err(fail)?;
+    let document = parse::parse(src.text()).map_err(fail)?;
     match validate::validate(&document, &src, path.parent(), &[], Default::default()) {
         (Some(chart), _) => Ok(crate::dot::dot(&chart)),
         (None, diagnostics) => Err(fail(diagnostics)),

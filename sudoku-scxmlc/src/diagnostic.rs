@@ -84,9 +84,14 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
-    /// Wraps a chart's text; `path` is what messages print.
+    /// Wraps a chart's text; `path` is what messages print. A leading byte-order mark is
+    /// dropped (it is not part of the document, and would shift line 1's columns): byte
+    /// offsets are into [`text`](SourceFile::text), which is what the parser must read.
     pub fn new(path: impl Into<PathBuf>, text: impl Into<String>) -> Self {
-        let text = text.into();
+        let mut text = text.into();
+        if text.starts_with('\u{FEFF}') {
+            text.drain(..'\u{FEFF}'.len_utf8());
+        }
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();

@@ -40,7 +40,8 @@ pub struct Element {
     pub attrs: Vec<Attribute>,
     /// Child nodes in source order.
     pub children: Vec<Node>,
-    /// The XML comment right before this element, if any (used for generated docs).
+    /// The XML comment right before this element's start tag (only blank text between),
+    /// if any: the generated docs of a state.
     pub comment: Option<String>,
 }
 
@@ -186,7 +187,8 @@ impl<'a> Parser<'a> {
             let end = self.reader.buffer_position() as usize;
             match event {
                 Event::Start(e) => {
-                    let element = self.element(&e, ns, start)?;
+                    let mut element = self.element(&e, ns, start)?;
+                    element.comment = self.pending_comment.take();
                     if self.stack.len() >= MAX_DEPTH {
                         return Err(Diagnostic::error(
                             element.span,
@@ -196,10 +198,13 @@ impl<'a> Parser<'a> {
                     self.stack.push(element);
                 }
                 Event::Empty(e) => {
-                    let element = self.element(&e, ns, start)?;
+                    let mut element = self.element(&e, ns, start)?;
+                    element.comment = self.pending_comment.take();
                     self.close(element)?;
                 }
                 Event::End(_) => {
+                    // A comment just before an end tag documents nothing that follows.
+                    self.pending_comment = None;
                     let element = self.stack.pop().expect("quick-xml checks end names");
                     self.close(element)?;
                 }
@@ -207,6 +212,9 @@ impl<'a> Parser<'a> {
                     let text = t.unescape().map_err(|e| {
                         Diagnostic::error(Span::new(start, end), format!("malformed text: {e}"))
                     })?;
+                    if !text.trim().is_empty() {
+                        self.pending_comment = None;
+                    }
                     self.text(text.into_owned(), Span::new(start, end))?;
                 }
                 Event::CData(c) => {
@@ -218,6 +226,15 @@ impl<'a> Parser<'a> {
                 }
                 Event::Comment(c) => {
                     self.pending_comment = Some(String::from_utf8_lossy(&c).trim().to_owned());
+                }
+                Event::Decl(_) if start != 0 => {
+                    // XML 1.0, 2.8: the declaration, if any, is the very first thing in the
+                    // document (a byte-order mark aside, which `SourceFile` drops).
+                    return Err(Diagnostic::error(
+                        Span::new(start, end),
+                        "the XML declaration `<?xml ...?>` must be at the very start of the chart",
+                    )
+                    .with_help("move it to the first line, before any comment or blank line"));
                 }
                 Event::DocType(_) => {
                     return Err(Diagnostic::error(
@@ -288,8 +305,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn close(&mut self, mut element: Element) -> Result<(), Diagnostic> {
-        element.comment = self.pending_comment.take();
+    fn close(&mut self, element: Element) -> Result<(), Diagnostic> {
         match self.stack.last_mut() {
             Some(parent) => parent.children.push(Node::Element(element)),
             None if self.root.is_none() => self.root = Some(element),

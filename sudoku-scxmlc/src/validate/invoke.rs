@@ -176,7 +176,7 @@ impl<'a> Validator<'a> {
             };
             self.included_files.push(path.clone());
             let file = SourceFile::new(path, text.as_str());
-            let parsed = crate::parse::parse(&text);
+            let parsed = crate::parse::parse(file.text());
             let nesting = Nesting {
                 registry: &[],
                 files: vec![path.clone()],
@@ -285,10 +285,11 @@ impl<'a> Validator<'a> {
     /// `src="child.scxml"` (or `file:child.scxml`), relative to this chart.
     fn child_from_file(&mut self, src: &Attribute) -> Option<crate::chart::Chart> {
         let text = self.read_included(src)?;
-        let relative = src.value.strip_prefix("file:").unwrap_or(&src.value);
-        let path = self.base_dir?.join(relative);
+        let path = self
+            .base_dir?
+            .join(super::files::local_path(&src.value).ok()?);
         let file = SourceFile::new(&path, text.as_str());
-        let document = match crate::parse::parse(&text) {
+        let document = match crate::parse::parse(file.text()) {
             Ok(d) => d,
             Err(diags) => {
                 self.child_file_errors(

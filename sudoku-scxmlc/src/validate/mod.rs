@@ -5,6 +5,7 @@
 
 mod code;
 mod executable;
+mod files;
 mod invoke;
 mod names;
 mod reachability;
@@ -16,7 +17,7 @@ use crate::parse::{Attribute, Document, Element, RUST_NS, SCXML_NS};
 use crate::runtime::{normalize_descriptor, StateKind};
 pub(crate) use code::is_rust_ident;
 use code::{parse_code, CodeKind};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Validates a parsed chart. `base_dir` resolves `src` attributes; without it they are errors.
@@ -88,6 +89,7 @@ fn validate_root(
         states: Vec::new(),
         elements: Vec::new(),
         ids: HashMap::new(),
+        invalid_id_words: HashSet::new(),
         transitions: Vec::new(),
         datamodel: DatamodelKind::Null,
         data: Vec::new(),
@@ -118,6 +120,8 @@ pub(crate) struct Validator<'a> {
     states: Vec<State>,
     elements: Vec<&'a Element>,
     ids: HashMap<String, usize>,
+    /// The words of state ids refused for holding white space.
+    invalid_id_words: HashSet<String>,
     transitions: Vec<Transition>,
     datamodel: DatamodelKind,
     data: Vec<crate::chart::Data>,
@@ -327,6 +331,10 @@ impl<'a> Validator<'a> {
         let (id, generated_id) = match e.attr("id") {
             Some(a) => {
                 if a.value.is_empty() || a.value.chars().any(char::is_whitespace) {
+                    // Targets naming it are split into its words: those are not reported
+                    // again (one error per mistake).
+                    self.invalid_id_words
+                        .extend(a.value.split_whitespace().map(str::to_owned));
                     self.error(
                         a.span,
                         format!(
@@ -508,49 +516,6 @@ impl<'a> Validator<'a> {
         DataInit::Json(text.trim().to_owned())
     }
 
-    /// Reads a file named by a `src` attribute, relative to the chart.
-    pub(super) fn read_included(&mut self, src: &Attribute) -> Option<String> {
-        let Some(base) = self.base_dir else {
-            self.error(
-                src.span,
-                "`src` needs the chart's folder; compile the chart from a file",
-            );
-            return None;
-        };
-        // A relative `file:` URI (`file:test552.txt`, as the W3C tests write it) names the
-        // same file as the bare path.
-        let relative = src.value.strip_prefix("file:").unwrap_or(&src.value);
-        let path = base.join(relative);
-        match std::fs::metadata(&path) {
-            Ok(m) if !m.is_file() => {
-                self.error(
-                    src.span,
-                    format!("`{}` is not a regular file", path.display()),
-                );
-                return None;
-            }
-            Ok(m) if m.len() > crate::parse::MAX_SIZE as u64 => {
-                let max = crate::parse::MAX_SIZE;
-                self.error(
-                    src.span,
-                    format!("`{}` is larger than {max} bytes", path.display()),
-                );
-                return None;
-            }
-            _ => {}
-        }
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
-                self.included_files.push(path);
-                Some(text)
-            }
-            Err(e) => {
-                self.error(src.span, format!("cannot read `{}`: {e}", path.display()));
-                None
-            }
-        }
-    }
-
     fn resolve_targets(&mut self, attr: &Attribute) -> Option<Vec<usize>> {
         let mut targets = Vec::new();
         let mut ok = true;
@@ -560,6 +525,7 @@ impl<'a> Validator<'a> {
             offset = at + token.len();
             match self.ids.get(token) {
                 Some(&t) => targets.push(t),
+                None if self.invalid_id_words.contains(token) => ok = false,
                 None => {
                     ok = false;
                     let span = attr.span.slice(at..at + token.len());
