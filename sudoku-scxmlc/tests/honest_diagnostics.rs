@@ -150,3 +150,27 @@ fn comments_document_the_element_that_follows_them() {
     assert!(!doc_of("Inner").contains("```text"), "{}", doc_of("Inner"));
     assert!(!code.contains("Nothing follows"), "{code}");
 }
+
+#[test]
+fn in_with_a_literal_id_is_checked_and_resolved_at_build_time() {
+    let head = format!("{HEAD} datamodel=\"rust\">");
+    let chart = format!(
+        "{head}\n  <state id=\"playing\">\n    <transition cond='In(\"playng\") &amp;&amp; In(\"playing\")' target=\"playing\"/>\n    <onentry><script>let _ = In('x');</script></onentry>\n  </state>\n</scxml>\n"
+    );
+    let out = errors(&chart);
+    assert!(
+        out.contains("bad.scxml:3:26: error: `In(\"playng\")`: `playng` is not a state id\n"),
+        "{out}"
+    );
+    assert!(out.contains("= help: did you mean `playing`?"), "{out}");
+    assert!(out.contains("\n  |                          ^^^^^^^^\n"), "the caret covers the literal: {out}");
+    assert!(out.contains("bad.scxml:4:33: error: `In(\"x\")`: `x` is not a state id"), "{out}");
+    assert!(out.ends_with("2 errors"), "{out}");
+
+    // A known id is looked up at build time; a computed one at run time.
+    let chart = format!(
+        "{head}\n  <state id=\"a\">\n    <transition cond='In(\"a\") || In(&amp;String::from(\"b\"))' target=\"a\"/>\n  </state>\n</scxml>\n"
+    );
+    let code = Config::new().generate(Path::new("c.scxml"), &chart).unwrap().code;
+    assert!(code.contains("__ctx.is_in(1) || In(&String::from(\"b\"))"), "{code}");
+}

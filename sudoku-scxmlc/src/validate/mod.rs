@@ -481,7 +481,7 @@ impl<'a> Validator<'a> {
             self.chart_value(root)
                 .map_or(DataInit::Default, DataInit::Expr)
         } else if let Some(expr) = d.attr("expr") {
-            match parse_code(self.src, &expr.value, expr.span, CodeKind::Expr) {
+            match self.chart_code(&expr.value, expr.span, CodeKind::Expr) {
                 Ok(code) => DataInit::Expr(code),
                 Err(diag) => {
                     self.diags.push(diag);
@@ -544,7 +544,7 @@ impl<'a> Validator<'a> {
         ok.then_some(targets)
     }
 
-    fn closest_id(&self, token: &str) -> Option<String> {
+    pub(crate) fn closest_id(&self, token: &str) -> Option<String> {
         self.ids
             .keys()
             .map(|id| (edit_distance(id, token), id))
@@ -942,15 +942,13 @@ impl<'a> Validator<'a> {
                     None
                 }
             },
-            DatamodelKind::Rust => {
-                match parse_code(self.src, &attr.value, attr.span, CodeKind::Expr) {
-                    Ok(code) => Some(Cond::Rust(code)),
-                    Err(d) => {
-                        self.diags.push(d);
-                        None
-                    }
+            DatamodelKind::Rust => match self.chart_code(&attr.value, attr.span, CodeKind::Expr) {
+                Ok(code) => Some(Cond::Rust(code)),
+                Err(d) => {
+                    self.diags.push(d);
+                    None
                 }
-            }
+            },
         }
     }
 
