@@ -24,6 +24,9 @@ pub struct Chart {
     pub name: String,
     /// The machine's Rust type name (`Sudoku`; `Invoked` for a child chart).
     pub type_name: String,
+    /// A fingerprint of the source text the chart was read from (the emitter's placeholders
+    /// carry it, so that chart code cannot spell one).
+    pub source_hash: u64,
     /// The chart's file name as messages print it.
     pub file: String,
     /// The datamodel.

@@ -197,31 +197,18 @@ impl Config {
             )])
         })?;
         let document = parse::parse(src.text()).map_err(fail)?;
-        let names = validate::NameOptions {
-            verbatim_state_names: self.verbatim_state_names,
-            type_name: self.type_name.as_deref(),
-        };
-        let (chart, diagnostics) =
-            validate::validate(&document, &src, path.parent(), &self.invocable, names);
+        let (chart, diagnostics) = validate::validate(
+            &document,
+            &src,
+            path.parent(),
+            &self.invocable,
+            self.names(),
+        );
+        drop(document);
         let Some(chart) = chart else {
             return Err(fail(diagnostics));
         };
-        let all: Vec<&Diagnostic> = diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .collect();
-        let mut warnings: Vec<String> = all
-            .iter()
-            .take(crate::diagnostic::MAX_RENDERED)
-            .map(|d| src.render(d))
-            .collect();
-        if all.len() > crate::diagnostic::MAX_RENDERED {
-            warnings.push(format!(
-                "{}: … and {} more warnings not shown\n",
-                path.display(),
-                all.len() - crate::diagnostic::MAX_RENDERED
-            ));
-        }
+        let warnings = render_warnings(&src, &diagnostics);
         let included_files = chart.included_files.clone();
         let plan = plan::plan(chart);
         let code = emit::emit(&plan, &runtime, self.state_enum_limit);
@@ -231,6 +218,59 @@ impl Config {
             included_files,
         })
     }
+}
+
+impl Config {
+    /// Checks chart text in memory without generating code: parses and validates it (every
+    /// user error is found there) and returns the rendered warnings. What `sudoku-scxmlc
+    /// check` runs; it costs a fraction of [`Config::generate`]'s time and memory.
+    ///
+    /// # Errors
+    /// [`Error::Chart`] with every located diagnostic when the chart is wrong.
+    pub fn check(&self, path: &Path, text: &str) -> Result<Vec<String>, Error> {
+        let src = SourceFile::new(path, text);
+        let document = parse::parse(src.text()).map_err(|d| Error::chart(&src, d))?;
+        let (chart, diagnostics) = validate::validate(
+            &document,
+            &src,
+            path.parent(),
+            &self.invocable,
+            self.names(),
+        );
+        drop(document);
+        match chart {
+            Some(_) => Ok(render_warnings(&src, &diagnostics)),
+            None => Err(Error::chart(&src, diagnostics)),
+        }
+    }
+
+    fn names(&self) -> validate::NameOptions<'_> {
+        validate::NameOptions {
+            verbatim_state_names: self.verbatim_state_names,
+            type_name: self.type_name.as_deref(),
+        }
+    }
+}
+
+/// The warnings among `diagnostics`, rendered (at most `MAX_RENDERED`, then a count).
+fn render_warnings(src: &SourceFile, diagnostics: &[Diagnostic]) -> Vec<String> {
+    let all: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .collect();
+    let mut warnings: Vec<String> = all
+        .iter()
+        .take(crate::diagnostic::MAX_RENDERED)
+        .map(|d| src.render(d))
+        .collect();
+    if all.len() > crate::diagnostic::MAX_RENDERED {
+        warnings.push(format!(
+            "{}: … and {} more warnings not shown\n",
+            src.path().display(),
+            all.len() - crate::diagnostic::MAX_RENDERED
+        ));
+    }
+    warnings
 }
 
 /// The plan of a chart that must be valid, for unit tests of the later stages.

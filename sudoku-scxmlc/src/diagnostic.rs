@@ -81,6 +81,7 @@ pub struct SourceFile {
     path: PathBuf,
     text: String,
     line_starts: Vec<usize>,
+    fingerprint: u64,
 }
 
 impl SourceFile {
@@ -95,11 +96,20 @@ impl SourceFile {
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
+        // 64-bit FNV-1a.
+        let fingerprint = text.bytes().fold(0xcbf2_9ce4_8422_2325, |h: u64, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
         SourceFile {
             path: path.into(),
             text,
             line_starts,
+            fingerprint,
         }
+    }
+    /// A 64-bit fingerprint (FNV-1a) of the text.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
     /// The path messages print.
     pub fn path(&self) -> &Path {

@@ -89,12 +89,12 @@ fn run(command: Command) -> Result<(), String> {
             for chart in &charts {
                 let result = read(chart).and_then(|text| {
                     sudoku_scxmlc::Config::new()
-                        .generate(chart, &text)
+                        .check(chart, &text)
                         .map_err(|e| e.to_string())
                 });
                 match result {
-                    Ok(generated) => {
-                        for w in &generated.warnings {
+                    Ok(warnings) => {
+                        for w in &warnings {
                             eprint!("{w}");
                         }
                     }

@@ -163,14 +163,45 @@ fn in_with_a_literal_id_is_checked_and_resolved_at_build_time() {
         "{out}"
     );
     assert!(out.contains("= help: did you mean `playing`?"), "{out}");
-    assert!(out.contains("\n  |                          ^^^^^^^^\n"), "the caret covers the literal: {out}");
-    assert!(out.contains("bad.scxml:4:33: error: `In(\"x\")`: `x` is not a state id"), "{out}");
+    assert!(
+        out.contains("\n  |                          ^^^^^^^^\n"),
+        "the caret covers the literal: {out}"
+    );
+    assert!(
+        out.contains("bad.scxml:4:33: error: `In(\"x\")`: `x` is not a state id"),
+        "{out}"
+    );
     assert!(out.ends_with("2 errors"), "{out}");
 
     // A known id is looked up at build time; a computed one at run time.
     let chart = format!(
         "{head}\n  <state id=\"a\">\n    <transition cond='In(\"a\") || In(&amp;String::from(\"b\"))' target=\"a\"/>\n  </state>\n</scxml>\n"
     );
-    let code = Config::new().generate(Path::new("c.scxml"), &chart).unwrap().code;
-    assert!(code.contains("__ctx.is_in(1) || In(&String::from(\"b\"))"), "{code}");
+    let code = Config::new()
+        .generate(Path::new("c.scxml"), &chart)
+        .unwrap()
+        .code;
+    assert!(
+        code.contains("__ctx.is_in(1) || In(&String::from(\"b\"))"),
+        "{code}"
+    );
+}
+
+#[test]
+fn chart_code_never_reaches_the_emitters_placeholders() {
+    // Chart code spelling the emitter's old placeholders (and one in a multi-line string)
+    // is emitted as written: no panic, no statement replaced by a comment or a table.
+    let chart = format!(
+        "{HEAD} datamodel=\"rust\">\n  <state id=\"a\">\n    <onentry><script>__scxml_comment!(7);</script></onentry>\n    <onentry><script>__scxml_table!(0);</script></onentry>\n    <onentry><script>let _s = \"\n__scxml_comment!(0);\n\";</script></onentry>\n  </state>\n</scxml>\n"
+    );
+    let code = Config::new()
+        .generate(Path::new("c.scxml"), &chart)
+        .unwrap()
+        .code;
+    assert!(code.contains("__scxml_comment!(7);"), "{code}");
+    assert!(code.contains("__scxml_table!(0);"), "{code}");
+    assert!(
+        code.contains("\n__scxml_comment!(0);\n"),
+        "the string is kept verbatim:\n{code}"
+    );
 }

@@ -163,10 +163,9 @@ impl Emitter<'_> {
     ///
     /// [`ExecError::at`]: crate::runtime::ExecError::at
     fn marker(&mut self, tag: &str, line: u32, column: u32, what: String) -> TokenStream {
-        let k = num(self.comments.len());
-        self.comments.push(format!("{}:{line}: {what}", self.file));
+        let comment = self.p.comment(format!("{}:{line}: {what}", self.file));
         let (l, c) = (num(line), num(column));
-        quote!(__scxml_comment!(#k); __site = (#tag, #l, #c);)
+        quote!(#comment __site = (#tag, #l, #c);)
     }
 
     fn exec(&mut self, e: &Exec) -> TokenStream {

@@ -225,6 +225,7 @@ impl<'a> Validator<'a> {
         let type_name = self.type_name(&name);
         Some(Chart {
             type_name,
+            source_hash: self.src.fingerprint(),
             event_consts,
             name,
             file: self.src.path().display().to_string(),
