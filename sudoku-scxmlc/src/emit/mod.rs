@@ -39,6 +39,20 @@ pub(crate) fn num(n: impl TryInto<u128>) -> proc_macro2::Literal {
     proc_macro2::Literal::u128_unsuffixed(n.try_into().unwrap_or(0))
 }
 
+/// `text` as `///` lines, each starting with `pad`.
+fn doc_lines(text: &str, pad: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let l = l.trim_start().replace('\r', "");
+            if l.is_empty() {
+                format!("{pad}///\n")
+            } else {
+                format!("{pad}/// {l}\n")
+            }
+        })
+        .collect()
+}
+
 /// One `#[doc]` attribute per line, so multi-line docs print as `///` lines.
 pub(crate) fn doc(text: &str) -> TokenStream {
     text.lines()
@@ -136,8 +150,7 @@ fn emit_chart(
     };
     let data = e.data_struct();
     printer.items(data, indent, &mut e.p)?;
-    let state = e.state_enum();
-    printer.items(state, indent, &mut e.p)?;
+    e.state_type(printer, indent)?;
     let events = e.events_mod();
     printer.items(events, indent, &mut e.p)?;
     let machine = e.machine();
@@ -203,17 +216,22 @@ impl Emitter<'_> {
         }
     }
 
-    fn state_enum(&self) -> TokenStream {
+    /// Writes `State` (an enum, or a newtype with one constant per state) and its impls.
+    /// The declaration with one line per state is written as text, the arrays as table
+    /// rows: a chart of 65,538 states never becomes one syntax tree.
+    fn state_type(
+        &mut self,
+        printer: &mut print::Printer<'_>,
+        indent: usize,
+    ) -> std::io::Result<()> {
         let plan = self.plan;
-        let mut variants = Vec::new();
+        let pad = "    ".repeat(indent);
+        let mut declaration = Vec::new();
         let mut all = Vec::new();
         let mut ids = Vec::new();
-        let names = plan.variants.iter().map(|v| v.as_deref().unwrap_or(""));
-        let n_names = num(plan.variants.len());
         for (i, v) in plan.variants.iter().enumerate() {
             let Some(v) = v else { continue };
             let s = &plan.chart.states[i];
-            let v = format_ident!("{}", v);
             let kind = match s.kind {
                 StateKind::Parallel => "parallel",
                 StateKind::Final => "final",
@@ -236,76 +254,98 @@ impl Emitter<'_> {
                     s.id, self.file, s.line
                 ));
             }
-            let docs = doc(&text);
-            let disc = num(i);
-            if self.state_newtype {
-                variants.push(quote!(#docs pub const #v: State = State(#disc);));
-                all.push(quote!(State(#disc)));
-                ids.push((s.id.clone(), quote!(State(#disc))));
+            let value = if self.state_newtype {
+                format!("pub const {v}: State = State({i});")
             } else {
-                variants.push(quote!(#docs #v = #disc,));
-                all.push(quote!(State::#v));
-                ids.push((s.id.clone(), quote!(State::#v)));
-            }
+                format!("{v} = {i},")
+            };
+            declaration.push(format!(
+                "{}{pad}    {value}\n",
+                doc_lines(&text, &format!("{pad}    "))
+            ));
+            let path = if self.state_newtype {
+                format!("State({i})")
+            } else {
+                format!("State::{v}")
+            };
+            all.push(format!("{path},"));
+            ids.push((s.id.as_str(), path));
         }
-        ids.sort_by(|a, b| a.0.cmp(&b.0));
+        ids.sort_by(|a, b| a.0.cmp(b.0));
         let n = num(all.len());
-        let sorted_ids = ids.iter().map(|(id, v)| quote!((#id, #v)));
-        let doc = format!(
-            " The states of `{}` in document order (history states excluded).",
-            self.file
-        );
+        let n_names = num(plan.variants.len());
+        let names: Vec<String> = plan
+            .variants
+            .iter()
+            .map(|v| format!("{:?},", v.as_deref().unwrap_or("")))
+            .collect();
+        let sorted_ids: Vec<String> = ids
+            .iter()
+            .map(|(id, path)| format!("({id:?}, {path}),"))
+            .collect();
+        let rows: String = declaration.concat();
+        if self.state_newtype {
+            let newtype_doc = self::doc(&format!(
+                "The states of `{}` in document order (history states excluded): one constant per state, named like the variants of a smaller chart's `State` enum, over the state's index in the chart's tables.\n\nA newtype rather than an enum: the chart has {} states, more than the {} of `Config::state_enum_limit`, and rustc's time for an enum grows with the square of its variant count.",
+                self.file,
+                n,
+                self.state_enum_limit
+            ));
+            printer.items(
+                quote! {
+                    #newtype_doc
+                    #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                    pub struct State(u32);
+                },
+                indent,
+                &mut self.p,
+            )?;
+            printer.text(&format!(
+                "{pad}#[allow(dead_code, non_upper_case_globals, reason = \"every state is offered, used or not; constants keep the spelling of enum variants\")]\n{pad}impl State {{\n{rows}{pad}}}\n"
+            ))?;
+        } else {
+            let doc = doc_lines(
+                &format!(
+                    "The states of `{}` in document order (history states excluded).",
+                    self.file
+                ),
+                &pad,
+            );
+            printer.text(&format!(
+                "{doc}{pad}#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]\n\
+                 {pad}#[repr(u32)]\n\
+                 {pad}#[allow(\n\
+                 {pad}    non_camel_case_types,\n\
+                 {pad}    clippy::enum_variant_names,\n\
+                 {pad}    reason = \"variants keep the chart's state ids (verbatim, or with a `_2` suffix), which may start with `State`\"\n\
+                 {pad})]\n\
+                 {pad}pub enum State {{\n{rows}{pad}}}\n"
+            ))?;
+        }
+        drop(rows);
+        let (all, sorted_ids, names) = (self.table(all), self.table(sorted_ids), self.table(names));
         // No private helper for the index: every name but `State`'s public items
         // (`ident::STATE_ITEMS`) may be a state's constant.
         let self_index = self.state_index(quote!(self), false);
         let helpers = quote! {
             /// Every state, in document order.
-            pub const ALL: [State; #n] = [#(#all),*];
+            pub const ALL: [State; #n] = #all;
             /// The state's `id` in the chart.
             pub fn id(self) -> &'static str {
                 __scxml::STATES[#self_index].id
             }
             /// The state with this `id`, if the chart has one.
             pub fn from_id(id: &str) -> ::core::option::Option<State> {
-                static BY_ID: [(&str, State); #n] = [#(#sorted_ids),*];
+                static BY_ID: [(&str, State); #n] = #sorted_ids;
                 BY_ID.binary_search_by(|(k, _)| (*k).cmp(id)).ok().map(|i| BY_ID[i].1)
             }
         };
-        let declaration = if self.state_newtype {
-            let newtype_doc = self::doc(&format!(
-                "The states of `{}` in document order (history states excluded): one constant per state, named like the variants of a smaller chart's `State` enum, over the state's index in the chart's tables.\n\nA newtype rather than an enum: the chart has {} states, more than the {} of `Config::state_enum_limit`, and rustc's time for an enum grows with the square of its variant count.",
-                self.file,
-                all.len(),
-                self.state_enum_limit
-            ));
-            quote! {
-                #newtype_doc
-                #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-                pub struct State(u32);
-
-                #[allow(dead_code, non_upper_case_globals, reason = "helpers offered whether or not the program uses them; constants keep the spelling of enum variants")]
-                impl State {
-                    #(#variants)*
-                    #helpers
-                }
-            }
-        } else {
-            quote! {
-                #[doc = #doc]
-                #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-                #[repr(u32)]
-                #[allow(non_camel_case_types, clippy::enum_variant_names, reason = "variants keep the chart's state ids (verbatim, or with a `_2` suffix), which may start with `State`")]
-                pub enum State { #(#variants)* }
-
-                #[allow(dead_code, reason = "helpers offered whether or not the program uses them")]
-                impl State {
-                    #helpers
-                }
-            }
-        };
         let deref_index = self.state_index(quote!(self), true);
-        quote! {
-            #declaration
+        let impls = quote! {
+            #[allow(dead_code, reason = "helpers offered whether or not the program uses them")]
+            impl State {
+                #helpers
+            }
 
             impl ::core::fmt::Display for State {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -317,11 +357,12 @@ impl Emitter<'_> {
             // rustc's time for a derived `match` grows quadratically with the variant count.
             impl ::core::fmt::Debug for State {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    static NAMES: [&str; #n_names] = [#(#names),*];
+                    static NAMES: [&str; #n_names] = #names;
                     f.write_str(NAMES[#deref_index])
                 }
             }
-        }
+        };
+        printer.items(impls, indent, &mut self.p)
     }
 
     /// The table index of `state`, a variable of type `State` (`&State` when `by_ref`), as
@@ -528,17 +569,19 @@ impl Emitter<'_> {
             ));
         }
         let n_states = num(plan.chart.states.len());
-        let state_of = plan.variants.iter().map(|v| match v {
-            Some(v) => {
-                let v = format_ident!("{}", v);
-                quote!(::core::option::Option::Some(State::#v))
-            }
-            None => quote!(::core::option::Option::None),
-        });
+        let state_of: Vec<String> = plan
+            .variants
+            .iter()
+            .map(|v| match v {
+                Some(v) => format!("__O::Some(State::{v}),"),
+                None => "__O::None,".to_owned(),
+            })
+            .collect();
+        let state_of = self.table(state_of);
         let state_of_table = (!self.state_newtype).then(|| {
             quote! {
                 /// The `State` variant of each state index.
-                pub(super) static STATE_OF: [::core::option::Option<State>; #n_states] = [#(#state_of),*];
+                pub(super) static STATE_OF: [__O<State>; #n_states] = #state_of;
             }
         });
 
@@ -593,8 +636,12 @@ impl Emitter<'_> {
         let transition_table = self.table(transition_rows);
         let n_transitions = num(plan.chart.transitions.len());
 
-        let event_names = event_names(plan);
+        let event_names: Vec<String> = event_names(plan)
+            .iter()
+            .map(|n| format!("{n:?},"))
+            .collect();
         let n_event_names = num(event_names.len());
+        let event_names = self.table(event_names);
 
         // The tables of functions: one pre-formatted row each, like the state rows.
         let conditions: Vec<String> = plan
@@ -722,7 +769,7 @@ impl Emitter<'_> {
                 };
 
                 /// The event names of the transitions, sorted (`Chart::event_index` numbers them).
-                static EVENT_NAMES: [&str; #n_event_names] = [#(#event_names),*];
+                static EVENT_NAMES: [&str; #n_event_names] = #event_names;
 
                 #state_of_table
 
