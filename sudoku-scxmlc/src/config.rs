@@ -31,6 +31,7 @@ pub struct Config {
     print_warnings: bool,
     invocable: Vec<(String, PathBuf)>,
     state_enum_limit: usize,
+    large_output: u64,
 }
 
 impl Default for Config {
@@ -44,6 +45,7 @@ impl Default for Config {
             print_warnings: true,
             invocable: Vec::new(),
             state_enum_limit: DEFAULT_STATE_ENUM_LIMIT,
+            large_output: LARGE_OUTPUT,
         }
     }
 }
@@ -106,6 +108,13 @@ impl Config {
         self
     }
 
+    /// Warns when the generated file is larger than `bytes` (default [`LARGE_OUTPUT`],
+    /// 16 MB): rustc needs about a second and a half per megabyte of it in a debug build.
+    pub fn large_output_warning(&mut self, bytes: u64) -> &mut Self {
+        self.large_output = bytes;
+        self
+    }
+
     /// Whether [`Config::compile`] passes chart warnings on to Cargo as `cargo:warning=`
     /// (default `true`). [`Config::generate`] always returns them.
     pub fn print_warnings(&mut self, print: bool) -> &mut Self {
@@ -157,7 +166,40 @@ impl Config {
         };
         println!("cargo:rerun-if-changed={}", path.display());
         let text = read_chart(&path)?;
-        let generated = self.generate(&path, &text)?;
+        let file_name = self.file_name.clone().unwrap_or_else(|| {
+            let stem = path
+                .file_stem()
+                .map_or("chart".into(), |s| s.to_string_lossy());
+            format!("{stem}.rs")
+        });
+        let out = out_dir.join(file_name);
+        // Written next to the output, then moved over it only when it differs, so that an
+        // unchanged chart does not make rustc rebuild the crate.
+        let fresh = out.with_extension("rs.partial");
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| Error::Io { path, source }
+        };
+        let file = std::fs::File::create(&fresh).map_err(io(&fresh))?;
+        let mut writer = std::io::BufWriter::new(file);
+        let generated = match self.generate_to(&path, &text, &mut writer) {
+            Ok(g) => g,
+            Err(e) => {
+                drop(writer);
+                let _ = std::fs::remove_file(&fresh);
+                return Err(e);
+            }
+        };
+        drop(text);
+        writer
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .map_err(io(&fresh))?;
+        if files_equal(&fresh, &out) {
+            std::fs::remove_file(&fresh).map_err(io(&fresh))?;
+        } else {
+            std::fs::rename(&fresh, &out).map_err(io(&out))?;
+        }
         for f in &generated.included_files {
             println!("cargo:rerun-if-changed={}", f.display());
         }
@@ -168,14 +210,6 @@ impl Config {
                 }
             }
         }
-        let file_name = self.file_name.clone().unwrap_or_else(|| {
-            let stem = path
-                .file_stem()
-                .map_or("chart".into(), |s| s.to_string_lossy());
-            format!("{stem}.rs")
-        });
-        let out = out_dir.join(file_name);
-        write_if_changed(&out, &generated.code)?;
         Ok(out)
     }
 
@@ -185,6 +219,27 @@ impl Config {
     /// # Errors
     /// [`Error::Chart`] with every located diagnostic when the chart is wrong.
     pub fn generate(&self, path: &Path, text: &str) -> Result<Generated, Error> {
+        let mut code = Vec::new();
+        let written = self.generate_to(path, text, &mut code)?;
+        Ok(Generated {
+            code: String::from_utf8(code).expect("generated code is UTF-8"),
+            warnings: written.warnings,
+            included_files: written.included_files,
+        })
+    }
+
+    /// [`Config::generate`], writing the code to `out` as it is made rather than returning
+    /// it: the compiler then never holds the whole generated file (see `docs/scale.md`).
+    ///
+    /// # Errors
+    /// [`Error::Chart`] with every located diagnostic when the chart is wrong (nothing is
+    /// written then); [`Error::Io`] (with `path`) when writing to `out` fails.
+    pub fn generate_to(
+        &self,
+        path: &Path,
+        text: &str,
+        out: &mut dyn std::io::Write,
+    ) -> Result<Written, Error> {
         let src = SourceFile::new(path, text);
         let fail = |diagnostics| Error::chart(&src, diagnostics);
         let runtime: syn::Path = syn::parse_str(&self.runtime_path).map_err(|_| {
@@ -208,16 +263,50 @@ impl Config {
         let Some(chart) = chart else {
             return Err(fail(diagnostics));
         };
-        let warnings = render_warnings(&src, &diagnostics);
+        let mut warnings = render_warnings(&src, &diagnostics);
         let included_files = chart.included_files.clone();
         let plan = plan::plan(chart);
-        let code = emit::emit(&plan, &runtime, self.state_enum_limit);
-        Ok(Generated {
-            code,
+        let bytes =
+            emit::emit_to(&plan, &runtime, self.state_enum_limit, out).map_err(|source| {
+                Error::Io {
+                    path: path.to_path_buf(),
+                    source,
+                }
+            })?;
+        if bytes > self.large_output {
+            warnings.push(format!(
+                "{}: warning: the generated file is {:.1} MB, large for rustc: a debug build compiles about {RUSTC_MB_PER_S} MB of it per second on a 2-core machine (docs/scale.md), so expect {} s or more\n  = help: split the chart into charts that `<invoke>` one another, or keep it in a crate of its own so that it is rebuilt only when it changes\n",
+                path.display(),
+                bytes as f64 / 1e6,
+                (bytes as f64 / 1e6 / RUSTC_MB_PER_S).round()
+            ));
+        }
+        Ok(Written {
+            bytes,
             warnings,
             included_files,
         })
     }
+}
+
+/// The default of [`Config::large_output_warning`]: above this many bytes of generated code
+/// the build warns that rustc will take long.
+pub const LARGE_OUTPUT: u64 = 16_000_000;
+
+/// About how many megabytes of generated code rustc compiles per second in a debug build on
+/// the project's 2-core machine (LCCA.256: 32.9 MB in 53.5 s; Transitions.256: 10.5 MB in
+/// 18.6 s; docs/scale.md).
+const RUSTC_MB_PER_S: f64 = 0.6;
+
+/// What [`Config::generate_to`] wrote.
+#[derive(Debug, Clone)]
+pub struct Written {
+    /// Bytes of Rust source written.
+    pub bytes: u64,
+    /// Rendered warnings (one of them when the file is large for rustc).
+    pub warnings: Vec<String>,
+    /// Files the chart pulled in (`<script src>`, `<data src>`).
+    pub included_files: Vec<PathBuf>,
 }
 
 impl Config {
@@ -329,14 +418,35 @@ pub fn dot(path: &Path, text: &str) -> Result<String, Error> {
     }
 }
 
-fn write_if_changed(path: &Path, contents: &str) -> Result<(), Error> {
-    if std::fs::read_to_string(path).is_ok_and(|old| old == contents) {
-        return Ok(());
+/// Whether two files hold the same bytes (false when either cannot be read), read in chunks.
+fn files_equal(a: &Path, b: &Path) -> bool {
+    use std::io::Read;
+    let (Ok(fa), Ok(fb)) = (std::fs::File::open(a), std::fs::File::open(b)) else {
+        return false;
+    };
+    let (Ok(la), Ok(lb)) = (
+        fa.metadata().map(|m| m.len()),
+        fb.metadata().map(|m| m.len()),
+    ) else {
+        return false;
+    };
+    if la != lb {
+        return false;
     }
-    std::fs::write(path, contents).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    let (mut fa, mut fb) = (fa, fb);
+    let (mut ba, mut bb) = (vec![0; 64 * 1024], vec![0; 64 * 1024]);
+    let mut left = la;
+    while left > 0 {
+        let n = left.min(ba.len() as u64) as usize;
+        if fa.read_exact(&mut ba[..n]).is_err() || fb.read_exact(&mut bb[..n]).is_err() {
+            return false;
+        }
+        if ba[..n] != bb[..n] {
+            return false;
+        }
+        left -= n as u64;
+    }
+    true
 }
 
 /// Why a chart did not compile.

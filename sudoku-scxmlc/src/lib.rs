@@ -112,4 +112,7 @@ mod plan;
 mod validate;
 
 #[cfg(feature = "compiler")]
-pub use config::{compile, dot, read_chart, Config, Error, Generated, DEFAULT_STATE_ENUM_LIMIT};
+pub use config::{
+    compile, dot, read_chart, Config, Error, Generated, Written, DEFAULT_STATE_ENUM_LIMIT,
+    LARGE_OUTPUT,
+};

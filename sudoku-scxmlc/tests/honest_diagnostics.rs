@@ -205,3 +205,63 @@ fn chart_code_never_reaches_the_emitters_placeholders() {
         "the string is kept verbatim:\n{code}"
     );
 }
+
+#[test]
+fn a_long_comment_is_shortened_in_the_docs() {
+    let comment = "word ".repeat(20_000);
+    let chart = format!("{HEAD}>\n  <!-- {comment} -->\n  <state id=\"a\"/>\n</scxml>\n");
+    let code = Config::new()
+        .generate(Path::new("c.scxml"), &chart)
+        .unwrap()
+        .code;
+    assert!(code.len() < 10_000, "{} bytes", code.len());
+    assert!(
+        code.contains("/// … (98000 more characters in the comment before c.scxml:3)"),
+        "{code}"
+    );
+}
+
+#[test]
+fn a_generated_file_too_big_for_rustc_warns_with_its_size() {
+    let chart = format!("{HEAD}>\n  <state id=\"a\"/>\n</scxml>\n");
+    let g = Config::new()
+        .large_output_warning(1_000)
+        .generate(Path::new("c.scxml"), &chart)
+        .unwrap();
+    let w = g.warnings.join("");
+    assert!(
+        w.starts_with(&format!(
+            "c.scxml: warning: the generated file is {:.1} MB, large for rustc",
+            g.code.len() as f64 / 1e6
+        )),
+        "{w}"
+    );
+    assert!(Config::new()
+        .generate(Path::new("c.scxml"), &chart)
+        .unwrap()
+        .warnings
+        .is_empty());
+}
+
+#[test]
+fn compile_streams_to_the_output_and_leaves_an_unchanged_file_alone() {
+    let dir = temp_dir("stream");
+    let chart = dir.join("c.scxml");
+    std::fs::write(&chart, format!("{HEAD}>\n  <state id=\"a\"/>\n</scxml>\n")).unwrap();
+    let out = Config::new().out_dir(&dir).compile(&chart).unwrap();
+    let first = std::fs::metadata(&out).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    Config::new().out_dir(&dir).compile(&chart).unwrap();
+    assert_eq!(std::fs::metadata(&out).unwrap().modified().unwrap(), first);
+    let generated = Config::new()
+        .generate(&chart, &std::fs::read_to_string(&chart).unwrap())
+        .unwrap();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), generated.code);
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -39,6 +39,28 @@ pub(crate) fn num(n: impl TryInto<u128>) -> proc_macro2::Literal {
     proc_macro2::Literal::u128_unsuffixed(n.try_into().unwrap_or(0))
 }
 
+/// Longest chart comment copied into a doc comment, in characters.
+pub const MAX_DOC_COMMENT: usize = 2_000;
+
+/// A chart comment for a doc comment: cut after [`MAX_DOC_COMMENT`] characters (at a line
+/// break or space when there is one near), saying where the rest is.
+fn shorten_comment<'c>(comment: &'c str, file: &str, line: u32) -> std::borrow::Cow<'c, str> {
+    let Some((cut, _)) = comment.char_indices().nth(MAX_DOC_COMMENT) else {
+        return comment.into();
+    };
+    let head = &comment[..cut];
+    let head = head
+        .rfind(['\n', ' '])
+        .filter(|&i| i > cut / 2)
+        .map_or(head, |i| &head[..i]);
+    let rest = comment[head.len()..].chars().count();
+    format!(
+        "{}\n… ({rest} more characters in the comment before {file}:{line})",
+        head.trim_end()
+    )
+    .into()
+}
+
 /// `text` as `///` lines, each starting with `pad`.
 fn doc_lines(text: &str, pad: &str) -> String {
     text.lines()
@@ -81,17 +103,10 @@ pub(crate) struct Emitter<'a> {
     state_enum_limit: usize,
 }
 
-/// Emits the formatted Rust source of a planned chart. `runtime` is the path generated code
-/// uses for the runtime, normally `::sudoku_scxmlc::runtime`; a chart with more than
-/// `state_enum_limit` states gets a newtype `State` instead of an enum.
-pub fn emit(plan: &Plan, runtime: &syn::Path, state_enum_limit: usize) -> String {
-    let mut out = Vec::new();
-    emit_to(plan, runtime, state_enum_limit, &mut out).expect("writing to memory does not fail");
-    String::from_utf8(out).expect("generated code is UTF-8")
-}
-
-/// [`emit`] into `out`, one item at a time (the whole file is never held in memory);
-/// returns the number of bytes written.
+/// Writes the formatted Rust source of a planned chart into `out`, one item at a time (the
+/// whole file is never held in memory); returns the number of bytes written. `runtime` is
+/// the path generated code uses for the runtime, normally `::sudoku_scxmlc::runtime`; a chart
+/// with more than `state_enum_limit` states gets a newtype `State` instead of an enum.
 ///
 /// # Errors
 /// What `out` returns.
@@ -240,7 +255,10 @@ impl Emitter<'_> {
             // The chart's comment is free text: a `text` block keeps rustdoc from reading it
             // as Markdown (brackets as links, bare URLs, tags).
             let mut text = match &s.comment {
-                Some(c) => format!("```text\n{}\n```\n\n", c.replace("```", "'''")),
+                Some(c) => format!(
+                    "```text\n{}\n```\n\n",
+                    shorten_comment(c, &self.file, s.line).replace("```", "'''")
+                ),
                 None => String::new(),
             };
             if s.generated_id {
