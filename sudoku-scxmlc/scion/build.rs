@@ -126,7 +126,13 @@ fn main() {
         .unwrap();
     // Charts Qt compiles that SCXML allows (tests/qt_compat.rs); their warnings are the
     // point, so they are not printed to Cargo.
-    for chart in ["qt_names", "history_without_default", "empty", "lifecycle"] {
+    for chart in [
+        "qt_names",
+        "history_without_default",
+        "empty",
+        "lifecycle",
+        "panics",
+    ] {
         sudoku_scxmlc::Config::new()
             .out_dir(&out_dir)
             .print_warnings(false)

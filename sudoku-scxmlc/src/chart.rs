@@ -139,6 +139,8 @@ pub struct Code {
     pub text: String,
     /// 1-based line.
     pub line: u32,
+    /// 1-based column (of the attribute value or element text holding it).
+    pub column: u32,
     /// The parsed tokens (an expression, or statements for scripts).
     pub tokens: TokenStream,
     /// Identifiers the code mentions (to bind only the data it uses).

@@ -1234,7 +1234,8 @@ fn errors_scenario<C: Chart<Data = Rec, State = StateIndex>>() {
     assert_eq!(log[0], "-err");
     assert_eq!(log[1], "+ok");
     assert!(
-        log[2].contains("\"reason\":\"chart code panicked: kaboom"),
+        log[2].contains("\"reason\":\"chart code panicked at ")
+            && log[2].contains("runtime_tables.rs:1149: kaboom"),
         "{log:?}"
     );
     assert_eq!(errors.borrow().len(), 2);

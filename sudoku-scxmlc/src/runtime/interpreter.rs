@@ -17,13 +17,13 @@
 //! and collects the [`Notification`]s each call leaves in the outbox.
 
 use super::fast_path::{FastPath, Step as FastStep};
+use super::panic::guarded;
 use super::state_set::StateSet;
 use super::{
     descriptor_matches, BlockIndex, Context, Domain, Event, ExecError, RuntimeError, StateIndex,
     StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo,
 };
 use serde_json::{Map, Value};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The default bound of microsteps per macrostep.
 pub(crate) const DEFAULT_MAX_MICROSTEPS: usize = 100_000;
@@ -305,26 +305,6 @@ impl Shape<'_> {
             }
             anc = self.states[anc as usize].parent;
         }
-    }
-}
-
-/// The message of a panic payload.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    let msg = if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic payload".to_owned()
-    };
-    format!("chart code panicked: {msg}")
-}
-
-/// Runs generated code, turning a panic into an [`ExecError`].
-fn guarded<R>(f: impl FnOnce() -> Result<R, ExecError>) -> Result<R, ExecError> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(payload) => Err(ExecError::new(panic_message(&*payload))),
     }
 }
 
@@ -1395,17 +1375,5 @@ mod tests {
         i.process_external(Event::new("in", Value::Null));
         assert_eq!(ids(&i), ["p", "a", "a1"]);
         assert!(i.running && i.started);
-    }
-
-    #[test]
-    fn panics_in_chart_code_become_errors() {
-        let r: Result<(), ExecError> = guarded(|| panic!("oops {}", 1));
-        assert_eq!(r.unwrap_err().message(), "chart code panicked: oops 1");
-        let r: Result<(), ExecError> = guarded(|| std::panic::panic_any(5u8));
-        assert_eq!(
-            r.unwrap_err().message(),
-            "chart code panicked: unknown panic payload"
-        );
-        assert_eq!(guarded(|| Ok(3)), Ok(3));
     }
 }

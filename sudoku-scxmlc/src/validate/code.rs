@@ -66,6 +66,7 @@ pub fn parse_code(
             Ok(Code {
                 text: text.to_owned(),
                 line: src.line(span.start),
+                column: src.column_bounded(span.start, 4096),
                 tokens,
                 idents,
             })

@@ -213,6 +213,7 @@ impl<'a> Validator<'a> {
         Some(Code {
             text: format!("{key:?}"),
             line,
+            column: self.column(root.span),
             tokens: quote::quote!(::std::string::String::from(#key)),
             idents: Vec::new(),
         })
