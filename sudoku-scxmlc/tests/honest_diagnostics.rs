@@ -265,3 +265,24 @@ fn compile_streams_to_the_output_and_leaves_an_unchanged_file_alone() {
     assert_eq!(left.len(), 2, "{left:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_unconditional_eventless_cycle_warns() {
+    let chart = format!(
+        "{HEAD}>\n  <state id=\"start\"><transition event=\"go\" target=\"a\"/></state>\n  <state id=\"a\"><transition target=\"b\"/></state>\n  <state id=\"b\">\n    <state id=\"b1\"><transition target=\"a\"/></state>\n  </state>\n  <state id=\"spin\"><transition event=\"e\"/><transition/></state>\n  <state id=\"guarded\"><transition cond=\"In(start)\" target=\"start\"/></state>\n</scxml>\n"
+    );
+    let w = Config::new()
+        .generate(Path::new("c.scxml"), &chart)
+        .unwrap()
+        .warnings
+        .join("");
+    assert!(
+        w.contains("c.scxml:3:18: warning: eventless transitions without `cond` loop forever: `a` → `b1` (line 3), `b1` → `a` (line 5)\n"),
+        "{w}"
+    );
+    assert!(
+        w.contains("warning: eventless transitions without `cond` loop forever: `spin` → itself (targetless) (line 7)"),
+        "{w}"
+    );
+    assert_eq!(w.matches("loop forever").count(), 2, "{w}");
+}

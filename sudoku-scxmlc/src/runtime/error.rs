@@ -77,7 +77,7 @@ impl<E: std::error::Error> From<E> for ExecError {
 pub enum RuntimeError {
     /// A macrostep ran more microsteps than the limit: an eventless or raise loop that would
     /// never end. The macrostep was abandoned and the internal queue cleared.
-    #[error("{chart}: a macrostep ran {microsteps} microsteps without ending (last event `{event}`); abandoned it")]
+    #[error("{chart}: a macrostep ran {microsteps} microsteps without ending (last event `{event}`); abandoned it{}", if cycle.is_empty() { String::new() } else { format!("; it went round the transitions {}", cycle.join(", ")) })]
     MacrostepLimit {
         /// The chart's name.
         chart: String,
@@ -85,6 +85,10 @@ pub enum RuntimeError {
         microsteps: usize,
         /// The name of the event being processed (empty for eventless transitions).
         event: String,
+        /// The transitions the last microsteps went round (the first transition of each
+        /// microstep), as `source → targets (file:line)`, starting with the one first in
+        /// document order; empty when they did not repeat with a period of up to 32.
+        cycle: Vec<String>,
     },
     /// One call processed [`Machine::set_max_steps_per_call`](super::Machine::set_max_steps_per_call)
     /// units of work and work remained: a chart that keeps sending itself events. The call

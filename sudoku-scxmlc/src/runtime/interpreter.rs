@@ -25,6 +25,10 @@ use super::{
 };
 use serde_json::{Map, Value};
 
+/// How many microsteps' first transitions the interpreter keeps, to name the loop that hit
+/// the microstep bound.
+const RECENT_MICROSTEPS: usize = 64;
+
 /// The default bound of microsteps per macrostep.
 pub(crate) const DEFAULT_MAX_MICROSTEPS: usize = 100_000;
 
@@ -80,6 +84,10 @@ pub(crate) struct Interpreter<D: 'static> {
     /// a chart without parallel states the one active atomic state is the configuration's
     /// leaf).
     leaf_hint: StateIndex,
+    /// A ring of the first transition of each of the last [`RECENT_MICROSTEPS`] microsteps.
+    recent: Vec<TransitionIndex>,
+    /// Microsteps recorded in `recent` since the machine started.
+    recent_count: usize,
     /// The chart's precomputed macrosteps, once looked up (`fast_path_known`).
     fast_path: Option<&'static FastPath>,
     /// Whether `fast_path` has been looked up.
@@ -331,6 +339,8 @@ impl<D: 'static> Interpreter<D> {
             done_data: Value::Null,
             has_eventless: (0..n as StateIndex).any(|s| tables.has_eventless_transition(s)),
             leaf_hint: 0,
+            recent: Vec::new(),
+            recent_count: 0,
             fast_path: None,
             fast_path_known: false,
             fast_event: None,
@@ -825,6 +835,7 @@ impl<D: 'static> Interpreter<D> {
                     } else {
                         String::new()
                     },
+                    cycle: self.recent_cycle(),
                 };
                 tracing::error!(chart = self.tables.name, "{error}");
                 self.outbox.push(Notification::Error(Box::new(error)));
@@ -835,6 +846,47 @@ impl<D: 'static> Interpreter<D> {
             }
             steps += 1;
         }
+    }
+
+    /// The loop the last microsteps went round, as `source → targets (file:line)` per
+    /// transition, starting with the one first in document order; empty when the last
+    /// microsteps do not repeat (with a period of up to half of [`RECENT_MICROSTEPS`]).
+    fn recent_cycle(&self) -> Vec<String> {
+        let n = self.recent_count.min(RECENT_MICROSTEPS);
+        // The last `n` first-transitions, oldest first.
+        let last: Vec<TransitionIndex> = (self.recent_count - n..self.recent_count)
+            .map(|i| self.recent[i % RECENT_MICROSTEPS])
+            .collect();
+        let Some(period) = (1..=n / 2).find(|&p| {
+            let tail = &last[n - 2 * p..];
+            tail[..p] == tail[p..]
+        }) else {
+            return Vec::new();
+        };
+        let mut cycle = last[n - period..].to_vec();
+        let first = (0..period).min_by_key(|&i| cycle[i]).unwrap_or(0);
+        cycle.rotate_left(first);
+        let states = self.tables.states;
+        cycle
+            .into_iter()
+            .map(|t| {
+                let info = &self.tables.transitions[t as usize];
+                let targets: Vec<&str> = info
+                    .targets
+                    .iter()
+                    .map(|&s| states[s as usize].id)
+                    .collect();
+                let to = if targets.is_empty() {
+                    "(targetless)".to_owned()
+                } else {
+                    targets.join(" ")
+                };
+                format!(
+                    "{} → {to} ({}:{})",
+                    states[info.source as usize].id, self.tables.file, info.line
+                )
+            })
+            .collect()
     }
 
     /// When a top-level final state was reached: Appendix D `exitInterpreter`, then drop
@@ -981,6 +1033,16 @@ impl<D: 'static> Interpreter<D> {
     /// Appendix D `microstep` over `scratch.filtered`.
     fn microstep(&mut self) {
         let filtered = std::mem::take(&mut self.scratch.filtered);
+        if let Some(&(t, _)) = filtered.first() {
+            // The first transition of each of the last microsteps, to name a loop.
+            let at = self.recent_count % RECENT_MICROSTEPS;
+            if let Some(slot) = self.recent.get_mut(at) {
+                *slot = t;
+            } else {
+                self.recent.push(t);
+            }
+            self.recent_count += 1;
+        }
         self.exit_states(&filtered);
         for &(t, _) in &filtered {
             if let Some(content) = self.tables.transitions[t as usize].content {

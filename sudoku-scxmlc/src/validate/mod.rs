@@ -4,6 +4,7 @@
 //! event-descriptor syntax, and (for `datamodel="rust"`) the syntax of every piece of Rust code.
 
 mod code;
+mod cycles;
 mod executable;
 mod files;
 mod invoke;
@@ -106,6 +107,7 @@ fn validate_root(
     // Warnings only for a chart without errors: they would mostly echo the errors.
     if let (Some(chart), false) = (&chart, has_error) {
         v.diags.extend(reachability::warnings(chart));
+        v.diags.extend(cycles::warnings(chart));
     }
     (if has_error { None } else { chart }, v.diags)
 }
