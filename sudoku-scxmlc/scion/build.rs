@@ -139,6 +139,11 @@ fn main() {
             .compile(manifest_dir.join(format!("tests/charts/{chart}.scxml")))
             .unwrap();
     }
+    // Qt's compiler-test chart that invokes three children (tests/qt_compat.rs).
+    sudoku_scxmlc::Config::new()
+        .out_dir(&out_dir)
+        .compile(manifest_dir.join("../tests/charts/qt/compiled/topmachine.scxml"))
+        .unwrap();
     // done.state of <parallel> states nested three levels deep (tests/nested_parallel.rs).
     sudoku_scxmlc::Config::new()
         .out_dir(&out_dir)

@@ -1,7 +1,8 @@
 //! Charts that Qt's `qscxmlc` compiles and SCXML allows, compiled by `build.rs` and run:
 //! ids and event names that differ only in punctuation or case (`charts/qt_names.scxml`),
 //! `<history>` without a default transition (`charts/history_without_default.scxml`) and an
-//! empty `<scxml>` (`charts/empty.scxml`, Qt Creator's new-chart template).
+//! empty `<scxml>` (`charts/empty.scxml`, Qt Creator's new-chart template); and Qt's own
+//! `tests/auto/compiled/topmachine.scxml` (`../tests/charts/qt`), run as Qt's test runs it.
 
 mod names {
     include!(concat!(env!("OUT_DIR"), "/qt_names.rs"));
@@ -11,6 +12,9 @@ mod history {
 }
 mod empty {
     include!(concat!(env!("OUT_DIR"), "/empty.rs"));
+}
+mod topmachine {
+    include!(concat!(env!("OUT_DIR"), "/topmachine.rs"));
 }
 
 #[test]
@@ -104,4 +108,26 @@ fn an_empty_chart_starts_and_has_no_states() {
     m.submit_event("anything", ());
     assert!(m.active_state_ids().is_empty());
     assert!(empty::State::ALL.is_empty());
+}
+
+#[test]
+fn qts_top_machine_hears_its_three_submachines_finish() {
+    // Qt's tst_compiled::topMachine: connectToEvent("done.invoke.submachine") counts 3.
+    let m = topmachine::TopMachine::new();
+    let done = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let log = done.clone();
+    m.connect_to_event("done.invoke.submachine", move |e| {
+        log.borrow_mut().push(e.name.clone())
+    });
+    m.start();
+    let mut done = done.borrow().clone();
+    done.sort();
+    assert_eq!(
+        done,
+        [
+            "done.invoke.submachine.1",
+            "done.invoke.submachine.2",
+            "done.invoke.submachine.3"
+        ]
+    );
 }

@@ -345,6 +345,11 @@ impl<'a> Validator<'a> {
                             a.value
                         ),
                     );
+                } else if !is_xml_id(&a.value) {
+                    self.diags.push(
+                        Diagnostic::error(a.span, format!("state id `{}` is not a valid XML ID", a.value))
+                            .with_help("an id is an XML name (SCXML 1.0, 3.14: type ID): a letter or `_`, then letters, digits, `.`, `-` and `_`"),
+                    );
                 }
                 if let Some(&first) = self.ids.get(&a.value) {
                     let line = self.states[first].line;
@@ -1018,6 +1023,20 @@ pub fn is_event_name(name: &str) -> bool {
         })
 }
 
+/// Whether `s` is an XML `NCName`, the lexical space of an SCXML `id` (XML Schema `ID`): a
+/// letter or `_` first, then letters, digits, `.`, `-`, `_`, `·` and combining marks.
+pub fn is_xml_id(s: &str) -> bool {
+    let mut chars = s.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    (first.is_alphabetic() || first == '_')
+        && chars.all(|c| {
+            c.is_alphanumeric()
+                || matches!(c, '.' | '-' | '_' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
+        })
+}
+
 /// System variables of SCXML 1.0, section 5.10.
 pub fn is_system_variable(name: &str) -> bool {
     matches!(name, "_event" | "_name" | "_sessionid" | "_ioprocessors")
@@ -1049,6 +1068,25 @@ mod tests {
         }
         for bad in ["a..b", ".a", "a*", "*.a", "a.**", "", "o!", "a b", "x/y"] {
             assert!(!is_event_descriptor(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn ids_are_xml_names() {
+        for ok in [
+            "a",
+            "_",
+            "__valid",
+            "foo.bar",
+            "foo-bar",
+            "näl",
+            "q\u{ff}\u{300}i",
+            "S1",
+        ] {
+            assert!(is_xml_id(ok), "{ok}");
+        }
+        for bad in ["", "1", "1st", "o]erand1", "anyp\\ace", "a:b", "-a", ".a"] {
+            assert!(!is_xml_id(bad), "{bad}");
         }
     }
 
