@@ -76,8 +76,8 @@ pub struct State {
     pub onentry: Vec<Block>,
     /// One block per `<onexit>`.
     pub onexit: Vec<Block>,
-    /// `<donedata>` of a final state.
-    pub donedata: Option<DoneData>,
+    /// `<donedata>` of a final state (boxed: few states have one).
+    pub donedata: Option<Box<DoneData>>,
     /// Its `State` name, distinct from every other state's; `None` for the root and history
     /// states.
     pub rust_name: Option<String>,
@@ -98,8 +98,8 @@ pub struct Transition {
     pub events: Vec<String>,
     /// The `event` attribute as written.
     pub event_text: Option<String>,
-    /// The `cond`.
-    pub cond: Option<Cond>,
+    /// The `cond` (boxed: most transitions have none).
+    pub cond: Option<Box<Cond>>,
     /// Target state indices.
     pub targets: Vec<usize>,
     /// `type="internal"` (initial transitions count as internal).

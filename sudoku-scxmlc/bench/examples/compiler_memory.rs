@@ -76,6 +76,38 @@ fn logs_chart(n: usize) -> String {
     s
 }
 
+/// A chart laid out as people and editors write them, of about `n` states: indented, in
+/// groups of ten atomic states inside a compound state, each with an event transition to the
+/// next and every tenth with an `<onentry>`.
+fn nested_chart(n: usize) -> String {
+    let mut s = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" name=\"Nested\">\n",
+    );
+    let groups = n.div_ceil(11);
+    for g in 0..groups {
+        s.push_str(&format!("    <state id=\"group{g}\">\n"));
+        for i in 0..10 {
+            let next = if i == 9 {
+                format!("group{}", (g + 1) % groups)
+            } else {
+                format!("g{g}s{}", i + 1)
+            };
+            s.push_str(&format!("        <state id=\"g{g}s{i}\">\n"));
+            if i == 0 {
+                s.push_str(&format!(
+                    "            <onentry><log label=\"entered group {g}\"/></onentry>\n"
+                ));
+            }
+            s.push_str(&format!(
+                "            <transition event=\"next\" target=\"{next}\"/>\n        </state>\n"
+            ));
+        }
+        s.push_str("    </state>\n");
+    }
+    s.push_str("</scxml>\n");
+    s
+}
+
 /// A chart of two states, the first documented by a comment of `bytes` bytes.
 fn comment_chart(bytes: usize) -> String {
     let words = "a long comment ".repeat(bytes / 15 + 1);
@@ -125,6 +157,12 @@ fn main() {
     }
     for n in [1_000, 5_000, 20_000] {
         measure(&format!("{n} states with a `<log>`"), &logs_chart(n));
+    }
+    for n in [10_000, 100_000] {
+        measure(
+            &format!("{n} states, nested and indented"),
+            &nested_chart(n),
+        );
     }
     measure("a 10 MB comment", &comment_chart(10_000_000));
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -9,6 +9,7 @@ use crate::diagnostic::{Diagnostic, Span};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::ResolveResult;
 use quick_xml::NsReader;
+use std::rc::Rc;
 
 /// The SCXML namespace.
 pub const SCXML_NS: &str = "http://www.w3.org/2005/07/scxml";
@@ -32,8 +33,8 @@ pub struct Document {
 pub struct Element {
     /// Local name, e.g. `transition`.
     pub name: String,
-    /// Namespace URI, if bound.
-    pub namespace: Option<String>,
+    /// Namespace URI, if bound (shared by every element and attribute of that namespace).
+    pub namespace: Option<Rc<str>>,
     /// The element name in its start tag (`<transition` without the `<`).
     pub span: Span,
     /// Attributes in source order (namespace declarations excluded).
@@ -51,7 +52,7 @@ pub struct Attribute {
     /// Local name.
     pub name: String,
     /// Namespace URI, if the attribute is prefixed.
-    pub namespace: Option<String>,
+    pub namespace: Option<Rc<str>>,
     /// The unescaped value.
     pub value: String,
     /// The raw value between the quotes.
@@ -130,6 +131,8 @@ struct Parser<'a> {
     stack: Vec<Element>,
     root: Option<Element>,
     pending_comment: Option<String>,
+    /// The namespace URIs met so far, shared rather than copied into every element.
+    namespaces: Vec<Rc<str>>,
 }
 
 impl<'a> Parser<'a> {
@@ -145,6 +148,7 @@ impl<'a> Parser<'a> {
             stack: Vec::new(),
             root: None,
             pending_comment: None,
+            namespaces: Vec::new(),
         }
     }
 
@@ -262,12 +266,24 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `uri` as the shared copy of the namespaces met so far.
+    fn intern(&mut self, uri: Option<String>) -> Option<Rc<str>> {
+        let uri = uri?;
+        if let Some(known) = self.namespaces.iter().find(|n| ***n == *uri) {
+            return Some(Rc::clone(known));
+        }
+        let shared: Rc<str> = uri.into();
+        self.namespaces.push(Rc::clone(&shared));
+        Some(shared)
+    }
+
     fn element(
-        &self,
+        &mut self,
         e: &BytesStart<'_>,
         namespace: Option<String>,
         start: usize,
     ) -> Result<Element, Diagnostic> {
+        let namespace = self.intern(namespace);
         let name_len = e.name().as_ref().len();
         let span = Span::new(start + 1, start + 1 + name_len);
         let name = String::from_utf8_lossy(e.local_name().as_ref()).into_owned();
@@ -287,9 +303,10 @@ impl<'a> Parser<'a> {
             let value = attr.unescape_value().map_err(|err| {
                 Diagnostic::error(value_span, format!("malformed attribute value: {err}"))
             })?;
+            let namespace = namespace_uri(ns);
             attrs.push(Attribute {
                 name: String::from_utf8_lossy(local.as_ref()).into_owned(),
-                namespace: namespace_uri(ns),
+                namespace: self.intern(namespace),
                 value: value.into_owned(),
                 span: value_span,
                 name_span: Span::new(key_start, key_start + key.as_ref().len()),
@@ -305,7 +322,11 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn close(&mut self, element: Element) -> Result<(), Diagnostic> {
+    fn close(&mut self, mut element: Element) -> Result<(), Diagnostic> {
+        // A `Vec` grows to at least four entries: most elements have one or two attributes
+        // and children, and a big chart has hundreds of thousands of elements.
+        element.attrs.shrink_to_fit();
+        element.children.shrink_to_fit();
         match self.stack.last_mut() {
             Some(parent) => parent.children.push(Node::Element(element)),
             None if self.root.is_none() => self.root = Some(element),
@@ -321,6 +342,15 @@ impl<'a> Parser<'a> {
 
     fn text(&mut self, text: String, span: Span) -> Result<(), Diagnostic> {
         match self.stack.last_mut() {
+            // Blank text means nothing but in the elements whose text is their content (where
+            // it may join two CDATA sections): elsewhere it is not kept.
+            Some(parent)
+                if parent.is_scxml()
+                    && !matches!(
+                        parent.name.as_str(),
+                        "script" | "data" | "content" | "assign" | "log"
+                    )
+                    && text.trim().is_empty() => {}
             Some(parent) => parent.children.push(Node::Text(Text { text, span })),
             None if text.trim().is_empty() => {}
             None => return Err(Diagnostic::error(span, "text outside the root element")),

@@ -115,7 +115,7 @@ pub fn plan(mut chart: Chart) -> Plan {
     let mut transition_block = Vec::with_capacity(chart.transitions.len());
     for (i, t) in chart.transitions.iter().enumerate() {
         transition_cond.push(t.cond.clone().map(|c| {
-            conditions.push((i, c));
+            conditions.push((i, *c));
             conditions.len() - 1
         }));
         transition_block.push(t.content.clone().map(|b| {
@@ -139,7 +139,7 @@ pub fn plan(mut chart: Chart) -> Plan {
         onentry.push(push_all(&s.onentry));
         onexit.push(push_all(&s.onexit));
         state_done_data.push(s.donedata.clone().map(|d| {
-            done_data.push((i, d));
+            done_data.push((i, *d));
             done_data.len() - 1
         }));
     }

@@ -198,7 +198,14 @@ impl<'a> Validator<'a> {
                     .map_or("Chart".into(), |s| s.to_string_lossy().into_owned())
             });
 
-        // Pass 1: number the states in document order, check ids.
+        // Pass 1: number the states in document order, check ids. The tables are sized
+        // first: grown by doubling, they took twice the memory of a big chart's states.
+        let (n_states, n_transitions) = count_states(root);
+        self.states.reserve_exact(n_states);
+        self.elements.reserve_exact(n_states);
+        self.ids.reserve(n_states);
+        // A compound state's initial transition, a history's default: at most one per state.
+        self.transitions.reserve_exact(n_transitions + n_states);
         self.collect_state(root, None);
         if self.states.len() == 1 {
             // Qt Creator's template for a new chart: valid SCXML (3.2: zero or more states).
@@ -208,13 +215,7 @@ impl<'a> Validator<'a> {
             );
         }
         // Datamodel: every <datamodel> anywhere, each item with the state that declares it.
-        let state_at: HashMap<usize, usize> = self
-            .states
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.span.start, i))
-            .collect();
-        self.collect_data(root, 0, &state_at);
+        self.collect_data(root, 0);
         // Pass 2: transitions, initial, history, executable content.
         for index in 0..self.states.len() {
             self.resolve_state(index);
@@ -222,6 +223,10 @@ impl<'a> Validator<'a> {
         let script = self.top_level_script(root);
         for (state, name) in self.state_names().into_iter().enumerate() {
             self.states[state].rust_name = name;
+        }
+        for s in &mut self.states {
+            s.children.shrink_to_fit();
+            s.transitions.shrink_to_fit();
         }
         let event_consts = self.event_consts();
         let type_name = self.type_name(&name);
@@ -400,9 +405,9 @@ impl<'a> Validator<'a> {
         index
     }
 
-    /// The `<data>` items of `e` (state `state`) and of its descendant states; `state_at`
-    /// maps an element's start offset to its state index.
-    fn collect_data(&mut self, e: &'a Element, state: usize, state_at: &HashMap<usize, usize>) {
+    /// The `<data>` items of `e` (state `state`) and of its descendant states (found by their
+    /// element's offset: states are in document order).
+    fn collect_data(&mut self, e: &'a Element, state: usize) {
         for child in e.elements().filter(|c| c.is_scxml()) {
             match child.name.as_str() {
                 "datamodel" => {
@@ -416,8 +421,11 @@ impl<'a> Validator<'a> {
                     }
                 }
                 "state" | "parallel" | "final" => {
-                    let index = state_at.get(&child.span.start).copied().unwrap_or(state);
-                    self.collect_data(child, index, state_at);
+                    let index = self
+                        .states
+                        .binary_search_by_key(&child.span.start, |s| s.span.start)
+                        .unwrap_or(state);
+                    self.collect_data(child, index);
                 }
                 _ => {}
             }
@@ -603,7 +611,7 @@ impl<'a> Validator<'a> {
                 "donedata" => {
                     self.check_element(child);
                     let dd = self.donedata(child);
-                    self.states[index].donedata = Some(dd);
+                    self.states[index].donedata = Some(Box::new(dd));
                 }
                 "invoke" => {
                     if let Some(invoke) = self.invoke(child, index) {
@@ -886,7 +894,7 @@ impl<'a> Validator<'a> {
                 events.push(normalized);
             }
         }
-        let cond = t.attr("cond").and_then(|c| self.cond(c));
+        let cond = t.attr("cond").and_then(|c| self.cond(c)).map(Box::new);
         let targets = match t.attr("target") {
             Some(a) => self.resolve_targets(a)?,
             None => Vec::new(),
@@ -905,6 +913,10 @@ impl<'a> Validator<'a> {
         let id = self.states[source].id.clone();
         let content = self.block(t, format!("<transition> of `{id}`"));
         let index = self.transitions.len();
+        // Lists of one or two grow to four entries; a big chart has many transitions.
+        let (mut events, mut targets) = (events, targets);
+        events.shrink_to_fit();
+        targets.shrink_to_fit();
         self.transitions.push(Transition {
             source,
             events,
@@ -979,6 +991,23 @@ impl<'a> Validator<'a> {
             body,
         })
     }
+}
+
+/// How many states (the root included) and `<transition>`s the chart rooted at `root` holds.
+fn count_states(root: &Element) -> (usize, usize) {
+    let (mut states, mut transitions) = (0, 0);
+    let mut work = vec![root];
+    while let Some(e) = work.pop() {
+        states += 1;
+        for c in e.elements().filter(|c| c.is_scxml()) {
+            match c.name.as_str() {
+                "state" | "parallel" | "final" | "history" => work.push(c),
+                "transition" => transitions += 1,
+                _ => {}
+            }
+        }
+    }
+    (states, transitions)
 }
 
 /// `In(id)`, `In('id')` or `In("id")` → `id`.
