@@ -1,8 +1,10 @@
 //! Peak heap of the compiler on big charts, against the chart's size (docs/scale.md,
 //! "Compiler memory"). Synthetic charts of N states (each with a `<log>`, or with a long
-//! comment), and uSCXML's benchmark charts when `../shared/testdata` has them; for each,
-//! `check` (`Config::check`: parse and validate) and `compile` (`Config::generate`, the whole
-//! pipeline, output in memory) are measured with a counting allocator.
+//! comment, or nested and indented as editors write them), and uSCXML's benchmark charts
+//! when `../shared/testdata` has them; for each, `check` (`Config::check`: parse and
+//! validate) and `compile` (`Config::generate_to`, the whole pipeline writing to a file, as
+//! build scripts and `sudoku-scxmlc compile` do; here to a sink that counts the bytes) are
+//! measured with a counting allocator.
 //!
 //! ```text
 //! cargo run --release -p scxml-bench --example compiler_memory            # the default set
@@ -125,8 +127,8 @@ fn measure(name: &str, text: &str) {
         println!("{name}: {e}");
         return;
     }
-    let (generated, compile_peak) = peak_of(|| config.generate(path, text));
-    let out = generated.map_or(0, |g| g.code.len());
+    let (written, compile_peak) = peak_of(|| config.generate_to(path, text, &mut std::io::sink()));
+    let out = written.map_or(0, |w| w.bytes);
     let size = text.len() as f64;
     println!(
         "| {name} | {:.2} MB | {:.1} MB ({:.1}×) | {:.1} MB ({:.1}×) | {:.1} MB |",

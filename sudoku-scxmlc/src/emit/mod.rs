@@ -301,7 +301,7 @@ impl Emitter<'_> {
             .iter()
             .map(|(id, path)| format!("({id:?}, {path}),"))
             .collect();
-        let rows: String = declaration.concat();
+
         if self.state_newtype {
             let newtype_doc = self::doc(&format!(
                 "The states of `{}` in document order (history states excluded): one constant per state, named like the variants of a smaller chart's `State` enum, over the state's index in the chart's tables.\n\nA newtype rather than an enum: the chart has {} states, more than the {} of `Config::state_enum_limit`, and rustc's time for an enum grows with the square of its variant count.",
@@ -319,8 +319,12 @@ impl Emitter<'_> {
                 &mut self.p,
             )?;
             printer.text(&format!(
-                "{pad}#[allow(dead_code, non_upper_case_globals, reason = \"every state is offered, used or not; constants keep the spelling of enum variants\")]\n{pad}impl State {{\n{rows}{pad}}}\n"
+                "{pad}#[allow(dead_code, non_upper_case_globals, reason = \"every state is offered, used or not; constants keep the spelling of enum variants\")]\n{pad}impl State {{\n"
             ))?;
+            for row in declaration {
+                printer.text(&row)?;
+            }
+            printer.text(&format!("{pad}}}\n"))?;
         } else {
             let doc = doc_lines(
                 &format!(
@@ -337,10 +341,13 @@ impl Emitter<'_> {
                  {pad}    clippy::enum_variant_names,\n\
                  {pad}    reason = \"variants keep the chart's state ids (verbatim, or with a `_2` suffix), which may start with `State`\"\n\
                  {pad})]\n\
-                 {pad}pub enum State {{\n{rows}{pad}}}\n"
+                 {pad}pub enum State {{\n"
             ))?;
+            for row in declaration {
+                printer.text(&row)?;
+            }
+            printer.text(&format!("{pad}}}\n"))?;
         }
-        drop(rows);
         let (all, sorted_ids, names) = (self.table(all), self.table(sorted_ids), self.table(names));
         // No private helper for the index: every name but `State`'s public items
         // (`ident::STATE_ITEMS`) may be a state's constant.

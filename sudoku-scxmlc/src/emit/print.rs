@@ -105,7 +105,6 @@ impl<'w> Printer<'w> {
         let pretty = prettyplease::unparse(&file);
         drop(file);
         let pad = "    ".repeat(indent);
-        let mut out = String::with_capacity(pretty.len() + pretty.len() / 8);
         let lines: Vec<&str> = pretty.lines().collect();
         let (table_open, comment_open) = (format!("{}!(", p.table), format!("{}!(", p.comment));
         let mut joined: String;
@@ -126,41 +125,41 @@ impl<'w> Printer<'w> {
             let trimmed = line.trim_start();
             let own = &line[..line.len() - trimmed.len()];
             if let Some((head, k)) = placeholder_call(line, &p.table) {
-                out.push_str(&pad);
-                out.push_str(head);
+                self.text(&pad)?;
+                self.text(head)?;
                 if p.tables[k].is_empty() {
-                    out.push_str("[];\n");
+                    self.text("[];\n")?;
                     continue;
                 }
-                out.push_str("[\n");
+                self.text("[\n")?;
                 for row in &p.tables[k] {
-                    out.push_str(&pad);
-                    out.push_str(own);
-                    out.push_str("    ");
-                    out.push_str(row);
-                    out.push('\n');
+                    self.text(&pad)?;
+                    self.text(own)?;
+                    self.text("    ")?;
+                    self.text(row)?;
+                    self.text("\n")?;
                 }
-                out.push_str(&pad);
-                out.push_str(own);
-                out.push_str("];\n");
+                self.text(&pad)?;
+                self.text(own)?;
+                self.text("];\n")?;
                 continue;
             }
             if !line.is_empty() {
-                out.push_str(&pad);
+                self.text(&pad)?;
             }
             match placeholder_call(trimmed, &p.comment) {
                 Some(("", k)) => {
-                    out.push_str(own);
-                    out.push_str("// ");
-                    out.push_str(&p.comments[k]);
+                    self.text(own)?;
+                    self.text("// ")?;
+                    self.text(&p.comments[k])?;
                 }
-                _ => out.push_str(line),
+                _ => self.text(line)?,
             }
-            out.push('\n');
+            self.text("\n")?;
         }
         p.comments.clear();
         p.tables.clear();
-        self.text(&out)
+        Ok(())
     }
 }
 

@@ -10,7 +10,8 @@ use crate::runtime::Domain;
 /// A chart with everything precomputed for emission.
 #[derive(Debug)]
 pub struct Plan {
-    /// The validated chart.
+    /// The validated chart; its conditions, blocks of executable content and done data have
+    /// moved into the tables below.
     pub chart: Chart,
     /// Rust type name of the machine (`Sudoku`).
     pub type_name: String,
@@ -108,17 +109,19 @@ pub fn plan(mut chart: Chart) -> Plan {
         .collect();
     let type_name = chart.type_name.clone();
 
-    // Tables of generated functions.
+    // Tables of generated functions. Conditions, blocks and done data move out of the chart
+    // into the plan's tables (the emitter reads them only there): copies would double the
+    // memory of a chart with much executable content.
     let mut conditions = Vec::new();
     let mut transition_cond = Vec::with_capacity(chart.transitions.len());
     let mut blocks = Vec::new();
     let mut transition_block = Vec::with_capacity(chart.transitions.len());
-    for (i, t) in chart.transitions.iter().enumerate() {
-        transition_cond.push(t.cond.clone().map(|c| {
+    for (i, t) in chart.transitions.iter_mut().enumerate() {
+        transition_cond.push(t.cond.take().map(|c| {
             conditions.push((i, *c));
             conditions.len() - 1
         }));
-        transition_block.push(t.content.clone().map(|b| {
+        transition_block.push(t.content.take().map(|b| {
             blocks.push(b);
             blocks.len() - 1
         }));
@@ -127,31 +130,31 @@ pub fn plan(mut chart: Chart) -> Plan {
     let mut onexit = Vec::with_capacity(n);
     let mut done_data = Vec::new();
     let mut state_done_data = Vec::with_capacity(n);
-    for (i, s) in chart.states.iter().enumerate() {
-        let mut push_all = |list: &[Block]| {
-            list.iter()
+    for (i, s) in chart.states.iter_mut().enumerate() {
+        let mut push_all = |list: Vec<Block>| {
+            list.into_iter()
                 .map(|b| {
-                    blocks.push(b.clone());
+                    blocks.push(b);
                     blocks.len() - 1
                 })
                 .collect::<Vec<_>>()
         };
-        onentry.push(push_all(&s.onentry));
-        onexit.push(push_all(&s.onexit));
-        state_done_data.push(s.donedata.clone().map(|d| {
+        onentry.push(push_all(std::mem::take(&mut s.onentry)));
+        onexit.push(push_all(std::mem::take(&mut s.onexit)));
+        state_done_data.push(s.donedata.take().map(|d| {
             done_data.push((i, *d));
             done_data.len() - 1
         }));
     }
-    let script_block = chart.script.clone().map(|b| {
+    let script_block = chart.script.take().map(|b| {
         blocks.push(b);
         blocks.len() - 1
     });
     let invoke_finalize = chart
         .invokes
-        .iter()
+        .iter_mut()
         .map(|i| {
-            i.finalize.clone().map(|b| {
+            i.finalize.take().map(|b| {
                 blocks.push(b);
                 blocks.len() - 1
             })
