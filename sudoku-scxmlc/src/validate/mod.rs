@@ -724,6 +724,22 @@ impl<'a> Validator<'a> {
                 (vec![first], None, self.states[index].line)
             }
         };
+        let span = self.states[index].span;
+        self.set_default_transition(index, targets, true, content, line, span);
+    }
+
+    /// Gives state `index` its initial transition (a compound state or the root, `internal`)
+    /// or its default one (a history state): eventless, without `cond`, to `targets`, running
+    /// `content` unless it is empty.
+    fn set_default_transition(
+        &mut self,
+        index: usize,
+        targets: Vec<usize>,
+        internal: bool,
+        content: Option<Block>,
+        line: u32,
+        span: Span,
+    ) {
         let t = self.transitions.len();
         self.transitions.push(Transition {
             source: index,
@@ -731,10 +747,10 @@ impl<'a> Validator<'a> {
             event_text: None,
             cond: None,
             targets,
-            internal: true,
+            internal,
             content: content.filter(|b| !b.body.is_empty()),
             line,
-            span: self.states[index].span,
+            span,
         });
         self.states[index].initial = Some(t);
     }
@@ -792,19 +808,8 @@ impl<'a> Validator<'a> {
             }
         }
         let content = self.block(t, format!("default transition of history `{id}`"));
-        let tr = self.transitions.len();
-        self.transitions.push(Transition {
-            source: index,
-            events: Vec::new(),
-            event_text: None,
-            cond: None,
-            targets,
-            internal: false,
-            content: Some(content).filter(|b| !b.body.is_empty()),
-            line: self.line(t.span),
-            span: t.span,
-        });
-        self.states[index].initial = Some(tr);
+        let line = self.line(t.span);
+        self.set_default_transition(index, targets, false, Some(content), line, t.span);
     }
 
     /// A `<history>` without a default `<transition>` (SCXML 1.0 requires one): like Qt and
@@ -851,19 +856,8 @@ impl<'a> Validator<'a> {
             Diagnostic::warning(e.span, msg)
                 .with_help("SCXML 1.0 (3.10.2) requires the default transition; Qt and other processors take the parent's initial state, as here"),
         );
-        let tr = self.transitions.len();
-        self.transitions.push(Transition {
-            source: index,
-            events: Vec::new(),
-            event_text: None,
-            cond: None,
-            targets,
-            internal: false,
-            content,
-            line: self.line(e.span),
-            span: e.span,
-        });
-        self.states[index].initial = Some(tr);
+        let line = self.line(e.span);
+        self.set_default_transition(index, targets, false, content, line, e.span);
     }
 
     fn transition(&mut self, t: &'a Element, source: usize) -> Option<usize> {
