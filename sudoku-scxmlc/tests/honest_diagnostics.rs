@@ -286,3 +286,27 @@ fn an_unconditional_eventless_cycle_warns() {
     );
     assert_eq!(w.matches("loop forever").count(), 2, "{w}");
 }
+
+#[test]
+fn not_well_formed_xml_is_refused() {
+    let cases = [
+        (
+            format!(
+                "{HEAD}><state id=\"a\"><onentry><log label=\"a<b\"/></onentry></state></scxml>"
+            ),
+            "bad.scxml:1:98: error: `<` is not allowed in an attribute value",
+        ),
+        (
+            format!("{HEAD}><!-- a -- b --><state id=\"a\"/></scxml>"),
+            "bad.scxml:1:69: error: `--` is not allowed inside an XML comment",
+        ),
+        (
+            format!("{HEAD}><!-- a ---><state id=\"a\"/></scxml>"),
+            "error: an XML comment cannot end with `--->`",
+        ),
+    ];
+    for (chart, want) in cases {
+        let out = errors(&chart);
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+}

@@ -229,6 +229,20 @@ impl<'a> Parser<'a> {
                     self.text(text.to_owned(), Span::new(start + 9, end.saturating_sub(3)))?;
                 }
                 Event::Comment(c) => {
+                    // XML 1.0, 2.5: `--` may not occur in a comment, nor `-` end it.
+                    if let Some(at) = c.windows(2).position(|w| w == b"--") {
+                        let at = start + 4 + at;
+                        return Err(Diagnostic::error(
+                            Span::new(at, at + 2),
+                            "`--` is not allowed inside an XML comment",
+                        ));
+                    }
+                    if c.ends_with(b"-") {
+                        return Err(Diagnostic::error(
+                            Span::new(end.saturating_sub(4), end),
+                            "an XML comment cannot end with `--->`",
+                        ));
+                    }
                     self.pending_comment = Some(String::from_utf8_lossy(&c).trim().to_owned());
                 }
                 Event::Decl(_) if start != 0 => {
@@ -300,6 +314,14 @@ impl<'a> Parser<'a> {
             let value_start = self.offset_of(&attr.value, span.start);
             let value_span = Span::new(value_start, value_start + attr.value.len());
             let key_start = self.offset_of(key.as_ref(), span.start);
+            // XML 1.0, 3.1 (`AttValue`): a raw `<` is not allowed in an attribute value.
+            if let Some(at) = attr.value.iter().position(|&b| b == b'<') {
+                return Err(Diagnostic::error(
+                    Span::new(value_start + at, value_start + at + 1),
+                    "`<` is not allowed in an attribute value",
+                )
+                .with_help("write it as `&lt;`"));
+            }
             let value = attr.unescape_value().map_err(|err| {
                 Diagnostic::error(value_span, format!("malformed attribute value: {err}"))
             })?;
