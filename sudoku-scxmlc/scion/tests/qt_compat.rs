@@ -29,6 +29,7 @@ fn ids_that_differ_in_punctuation_or_case_get_their_own_names() {
         (State::N0xe4L, "n_0xe4_l"),
         (State::Valid, "_VALID"),
         (State::Valid_2, "__valid"),
+        (State::QÿI, "q\u{ff}\u{300}i"),
         (State::State1, "State_1"),
         (State::State1_2, "State1"),
         (State::G10, "g1_0"),
@@ -40,7 +41,7 @@ fn ids_that_differ_in_punctuation_or_case_get_their_own_names() {
         assert_eq!(state.id(), id);
         assert_eq!(State::from_id(id), Some(state));
     }
-    assert_eq!(State::ALL.len(), 14);
+    assert_eq!(State::ALL.len(), 15);
     // `_` has no letter or digit: it is named by its index.
     assert_eq!(
         State::from_id("_").map(|s| format!("{s:?}")),
@@ -76,7 +77,7 @@ fn ids_that_differ_in_punctuation_or_case_get_their_own_names() {
             ["n_0xe4_l"]
         ]
     );
-    for _ in 0..8 {
+    for _ in 0..9 {
         m.submit_event(events::GO, ());
     }
     assert_eq!(m.final_state(), Some(State::FooBar_2));
