@@ -22,6 +22,11 @@ pub enum DatamodelKind {
 pub struct Chart {
     /// `<scxml name>`, or the file stem.
     pub name: String,
+    /// The machine's Rust type name (`Sudoku`; `Invoked` for a child chart).
+    pub type_name: String,
+    /// A fingerprint of the source text the chart was read from (the emitter's placeholders
+    /// carry it, so that chart code cannot spell one).
+    pub source_hash: u64,
     /// The chart's file name as messages print it.
     pub file: String,
     /// The datamodel.
@@ -44,6 +49,8 @@ pub struct Chart {
     /// Concrete event names the chart mentions, first occurrence first, with the 1-based line
     /// and span of that occurrence.
     pub event_names: Vec<(String, u32, Span)>,
+    /// Per entry of `event_names`: its `events::` constant, distinct from every other.
+    pub event_consts: Vec<String>,
     /// Files the chart pulls in (`<script src>`, `<data src>`), for `rerun-if-changed`.
     pub included_files: Vec<PathBuf>,
 }
@@ -69,8 +76,11 @@ pub struct State {
     pub onentry: Vec<Block>,
     /// One block per `<onexit>`.
     pub onexit: Vec<Block>,
-    /// `<donedata>` of a final state.
-    pub donedata: Option<DoneData>,
+    /// `<donedata>` of a final state (boxed: few states have one).
+    pub donedata: Option<Box<DoneData>>,
+    /// Its `State` name, distinct from every other state's; `None` for the root and history
+    /// states.
+    pub rust_name: Option<String>,
     /// 1-based line.
     pub line: u32,
     /// The element name's span.
@@ -88,8 +98,8 @@ pub struct Transition {
     pub events: Vec<String>,
     /// The `event` attribute as written.
     pub event_text: Option<String>,
-    /// The `cond`.
-    pub cond: Option<Cond>,
+    /// The `cond` (boxed: most transitions have none).
+    pub cond: Option<Box<Cond>>,
     /// Target state indices.
     pub targets: Vec<usize>,
     /// `type="internal"` (initial transitions count as internal).
@@ -129,6 +139,8 @@ pub struct Code {
     pub text: String,
     /// 1-based line.
     pub line: u32,
+    /// 1-based column (of the attribute value or element text holding it).
+    pub column: u32,
     /// The parsed tokens (an expression, or statements for scripts).
     pub tokens: TokenStream,
     /// Identifiers the code mentions (to bind only the data it uses).

@@ -813,6 +813,10 @@ fn loops_scenario<C: Chart<Data = Rec, State = StateIndex>>() {
             chart: C::tables().name.to_owned(),
             microsteps: 50,
             event: String::new(),
+            cycle: vec![
+                "a → b (test.scxml:10)".to_owned(),
+                "b → a (test.scxml:10)".to_owned()
+            ],
         }]
     );
     // 1 external-event microstep + 49 eventless ones: ends in b.
@@ -1234,7 +1238,9 @@ fn errors_scenario<C: Chart<Data = Rec, State = StateIndex>>() {
     assert_eq!(log[0], "-err");
     assert_eq!(log[1], "+ok");
     assert!(
-        log[2].contains("\"reason\":\"chart code panicked: kaboom"),
+        log[2].contains("\"reason\":\"chart code panicked at ")
+            && log[2].contains("runtime_tables.rs:")
+            && log[2].contains(": kaboom"),
         "{log:?}"
     );
     assert_eq!(errors.borrow().len(), 2);

@@ -115,13 +115,28 @@ impl Emitter<'_> {
             text, self.file, line
         );
         let body = match cond {
-            Cond::In(_) => self.cond_expr(cond),
+            Cond::In(_) => {
+                // Nothing to fail: a state index looked up in the configuration.
+                let body = self.cond_expr(cond);
+                return quote! {
+                    #[doc = #doc]
+                    fn #name(__data: &#data, __ctx: &#rt::Context) -> ::core::result::Result<bool, #rt::ExecError> {
+                        ::core::result::Result::Ok(#body)
+                    }
+                };
+            }
             Cond::Rust(code) => self.value(code),
+        };
+        // Errors and panics are reported at the `cond` attribute.
+        let (line, column) = match cond {
+            Cond::Rust(c) => (num(c.line), num(c.column)),
+            Cond::In(_) => (num(line), num(0)),
         };
         quote! {
             #[doc = #doc]
             fn #name(__data: &#data, __ctx: &#rt::Context) -> ::core::result::Result<bool, #rt::ExecError> {
-                ::core::result::Result::Ok(#body)
+                #rt::run_chart_code(|| ::core::result::Result::Ok(#body))
+                    .map_err(|e| e.at("transition", #line, #column))
             }
         }
     }
@@ -144,10 +159,11 @@ impl Emitter<'_> {
             fn #name(__data: &mut #data, __ctx: &mut #rt::Context) -> ::core::result::Result<(), #rt::ExecError> {
                 // The element an error comes from: each statement updates it.
                 let mut __site: (&'static str, u32, u32) = (#tag, #line, 0);
-                let __result = (|| -> ::core::result::Result<(), #rt::ExecError> {
+                // A panic is caught here, while the site of the statement is still known.
+                let __result = #rt::run_chart_code(|| -> ::core::result::Result<(), #rt::ExecError> {
                     #body
                     ::core::result::Result::Ok(())
-                })();
+                });
                 __result.map_err(|e| e.at(__site.0, __site.1, __site.2))
             }
         }
@@ -163,10 +179,9 @@ impl Emitter<'_> {
     ///
     /// [`ExecError::at`]: crate::runtime::ExecError::at
     fn marker(&mut self, tag: &str, line: u32, column: u32, what: String) -> TokenStream {
-        let k = num(self.comments.len());
-        self.comments.push(format!("{}:{line}: {what}", self.file));
+        let comment = self.p.comment(format!("{}:{line}: {what}", self.file));
         let (l, c) = (num(line), num(column));
-        quote!(__scxml_comment!(#k); __site = (#tag, #l, #c);)
+        quote!(#comment __site = (#tag, #l, #c);)
     }
 
     fn exec(&mut self, e: &Exec) -> TokenStream {

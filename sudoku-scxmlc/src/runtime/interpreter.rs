@@ -17,13 +17,17 @@
 //! and collects the [`Notification`]s each call leaves in the outbox.
 
 use super::fast_path::{FastPath, Step as FastStep};
+use super::panic::guarded;
 use super::state_set::StateSet;
 use super::{
     descriptor_matches, BlockIndex, Context, Domain, Event, ExecError, RuntimeError, StateIndex,
     StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo,
 };
 use serde_json::{Map, Value};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// How many microsteps' first transitions the interpreter keeps, to name the loop that hit
+/// the microstep bound.
+const RECENT_MICROSTEPS: usize = 64;
 
 /// The default bound of microsteps per macrostep.
 pub(crate) const DEFAULT_MAX_MICROSTEPS: usize = 100_000;
@@ -80,6 +84,10 @@ pub(crate) struct Interpreter<D: 'static> {
     /// a chart without parallel states the one active atomic state is the configuration's
     /// leaf).
     leaf_hint: StateIndex,
+    /// A ring of the first transition of each of the last [`RECENT_MICROSTEPS`] microsteps.
+    recent: Vec<TransitionIndex>,
+    /// Microsteps recorded in `recent` since the machine started.
+    recent_count: usize,
     /// The chart's precomputed macrosteps, once looked up (`fast_path_known`).
     fast_path: Option<&'static FastPath>,
     /// Whether `fast_path` has been looked up.
@@ -308,26 +316,6 @@ impl Shape<'_> {
     }
 }
 
-/// The message of a panic payload.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    let msg = if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic payload".to_owned()
-    };
-    format!("chart code panicked: {msg}")
-}
-
-/// Runs generated code, turning a panic into an [`ExecError`].
-fn guarded<R>(f: impl FnOnce() -> Result<R, ExecError>) -> Result<R, ExecError> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(payload) => Err(ExecError::new(panic_message(&*payload))),
-    }
-}
-
 impl<D: 'static> Interpreter<D> {
     /// A machine that has not started, over `tables` with the fresh datamodel `data`.
     pub(crate) fn new(tables: &'static Tables<D>, data: D) -> Self {
@@ -351,6 +339,8 @@ impl<D: 'static> Interpreter<D> {
             done_data: Value::Null,
             has_eventless: (0..n as StateIndex).any(|s| tables.has_eventless_transition(s)),
             leaf_hint: 0,
+            recent: Vec::new(),
+            recent_count: 0,
             fast_path: None,
             fast_path_known: false,
             fast_event: None,
@@ -519,6 +509,45 @@ impl<D: 'static> Interpreter<D> {
         self.enter_initial_configuration();
         self.settle(0);
         self.finish_if_stopped();
+    }
+
+    /// Stops a running machine as reaching a top-level `<final>` would, but without one:
+    /// [`exit_interpreter`](Self::exit_interpreter). Returns whether it was running.
+    pub(crate) fn stop(&mut self) -> bool {
+        if !(self.started && self.running) {
+            return false;
+        }
+        self.running = false;
+        self.final_state = None;
+        self.exit_interpreter();
+        true
+    }
+
+    /// Drops an external event submitted to a machine that has stopped, and reports it.
+    pub(crate) fn not_running(&mut self, event: Event) {
+        let error = RuntimeError::NotRunning {
+            chart: self.tables.name.to_owned(),
+            event: event.name,
+            final_state: self
+                .final_state
+                .map(|f| self.tables.states[f as usize].id.to_owned()),
+        };
+        tracing::warn!(chart = self.tables.name, "{error}");
+        self.outbox.push(Notification::Error(Box::new(error)));
+    }
+
+    /// Makes a stopped or finished machine new again, ready for [`start`](Self::start):
+    /// the fresh datamodel `data`, an empty configuration, no history, the clock at zero.
+    /// The limits and the values of `set_initial_values` are kept.
+    pub(crate) fn reset(&mut self, data: D) {
+        let mut fresh = Interpreter::new(self.tables, data);
+        fresh.max_microsteps = self.max_microsteps;
+        fresh.initial_values = std::mem::take(&mut self.initial_values);
+        fresh.outbox = std::mem::take(&mut self.outbox);
+        // Events submitted after `start()` was asked for (by an observer, say) are the new
+        // run's: the old run's were dropped when it stopped.
+        fresh.ctx.external = std::mem::take(&mut self.ctx.external);
+        *self = fresh;
     }
 
     /// Appendix D's external-event half of `mainEventLoop`, followed by the macrostep it
@@ -806,6 +835,7 @@ impl<D: 'static> Interpreter<D> {
                     } else {
                         String::new()
                     },
+                    cycle: self.recent_cycle(),
                 };
                 tracing::error!(chart = self.tables.name, "{error}");
                 self.outbox.push(Notification::Error(Box::new(error)));
@@ -816,6 +846,47 @@ impl<D: 'static> Interpreter<D> {
             }
             steps += 1;
         }
+    }
+
+    /// The loop the last microsteps went round, as `source → targets (file:line)` per
+    /// transition, starting with the one first in document order; empty when the last
+    /// microsteps do not repeat (with a period of up to half of [`RECENT_MICROSTEPS`]).
+    fn recent_cycle(&self) -> Vec<String> {
+        let n = self.recent_count.min(RECENT_MICROSTEPS);
+        // The last `n` first-transitions, oldest first.
+        let last: Vec<TransitionIndex> = (self.recent_count - n..self.recent_count)
+            .map(|i| self.recent[i % RECENT_MICROSTEPS])
+            .collect();
+        let Some(period) = (1..=n / 2).find(|&p| {
+            let tail = &last[n - 2 * p..];
+            tail[..p] == tail[p..]
+        }) else {
+            return Vec::new();
+        };
+        let mut cycle = last[n - period..].to_vec();
+        let first = (0..period).min_by_key(|&i| cycle[i]).unwrap_or(0);
+        cycle.rotate_left(first);
+        let states = self.tables.states;
+        cycle
+            .into_iter()
+            .map(|t| {
+                let info = &self.tables.transitions[t as usize];
+                let targets: Vec<&str> = info
+                    .targets
+                    .iter()
+                    .map(|&s| states[s as usize].id)
+                    .collect();
+                let to = if targets.is_empty() {
+                    "(targetless)".to_owned()
+                } else {
+                    targets.join(" ")
+                };
+                format!(
+                    "{} → {to} ({}:{})",
+                    states[info.source as usize].id, self.tables.file, info.line
+                )
+            })
+            .collect()
     }
 
     /// When a top-level final state was reached: Appendix D `exitInterpreter`, then drop
@@ -840,6 +911,13 @@ impl<D: 'static> Interpreter<D> {
                 Err(e) => self.execution_error("donedata", dd.line, e),
             }
         }
+        self.exit_interpreter();
+    }
+
+    /// What stopping a session does (Appendix D `exitInterpreter`, after the done data):
+    /// cancels the invoked sessions, exits every active state in exit order (running each
+    /// `<onexit>`), and drops every queued event and pending delayed `<send>`.
+    fn exit_interpreter(&mut self) {
         self.ctx.children.clear();
         self.states_to_invoke.clear();
         // Exit every active state in exit order, each onexit block separately.
@@ -955,6 +1033,16 @@ impl<D: 'static> Interpreter<D> {
     /// Appendix D `microstep` over `scratch.filtered`.
     fn microstep(&mut self) {
         let filtered = std::mem::take(&mut self.scratch.filtered);
+        if let Some(&(t, _)) = filtered.first() {
+            // The first transition of each of the last microsteps, to name a loop.
+            let at = self.recent_count % RECENT_MICROSTEPS;
+            if let Some(slot) = self.recent.get_mut(at) {
+                *slot = t;
+            } else {
+                self.recent.push(t);
+            }
+            self.recent_count += 1;
+        }
         self.exit_states(&filtered);
         for &(t, _) in &filtered {
             if let Some(content) = self.tables.transitions[t as usize].content {
@@ -1349,17 +1437,5 @@ mod tests {
         i.process_external(Event::new("in", Value::Null));
         assert_eq!(ids(&i), ["p", "a", "a1"]);
         assert!(i.running && i.started);
-    }
-
-    #[test]
-    fn panics_in_chart_code_become_errors() {
-        let r: Result<(), ExecError> = guarded(|| panic!("oops {}", 1));
-        assert_eq!(r.unwrap_err().message(), "chart code panicked: oops 1");
-        let r: Result<(), ExecError> = guarded(|| std::panic::panic_any(5u8));
-        assert_eq!(
-            r.unwrap_err().message(),
-            "chart code panicked: unknown panic payload"
-        );
-        assert_eq!(guarded(|| Ok(3)), Ok(3));
     }
 }

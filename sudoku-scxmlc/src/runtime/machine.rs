@@ -33,9 +33,11 @@ use std::time::Duration;
 /// Life cycle: [`new`](Machine::new) → optional
 /// [`set_initial_values`](Machine::set_initial_values) → [`start`](Machine::start) → events
 /// ([`submit_event`](Machine::submit_event)) and time ([`advance_time`](Machine::advance_time))
-/// until a top-level `<final>` state is reached, after which the machine has stopped: every
-/// state has been exited (SCXML 1.0, Appendix D `exitInterpreter`) and further events are
-/// ignored.
+/// until a top-level `<final>` state is reached or [`stop`](Machine::stop) is called, after
+/// which the machine has stopped: every state has been exited (SCXML 1.0, Appendix D
+/// `exitInterpreter`), invoked sessions and pending delayed events are cancelled, and events
+/// submitted to it are dropped (each reported as [`RuntimeError::NotRunning`]). `start()`
+/// then starts it afresh.
 pub struct Machine<C: Chart> {
     inner: Rc<Shared<C>>,
 }
@@ -53,6 +55,10 @@ struct Shared<C: Chart> {
     /// An outermost call is processing; nested calls only queue.
     processing: Cell<bool>,
     start_requested: Cell<bool>,
+    /// `start()` was called: a stopped machine starts afresh at the next step.
+    restart_requested: Cell<bool>,
+    /// `stop()` was called: the machine stops at the next step.
+    stop_requested: Cell<bool>,
     /// At most this many units of work (start, an external event, a due timer) per outermost
     /// call ([`Machine::set_max_steps_per_call`]).
     max_steps_per_call: Cell<usize>,
@@ -247,6 +253,8 @@ impl<C: Chart> Machine<C> {
                 inbox: RefCell::new(VecDeque::new()),
                 processing: Cell::new(false),
                 start_requested: Cell::new(false),
+                restart_requested: Cell::new(false),
+                stop_requested: Cell::new(false),
                 max_steps_per_call: Cell::new(DEFAULT_MAX_STEPS_PER_CALL),
                 advance_target: Cell::new(None),
                 observers: RefCell::new(Observers::default()),
@@ -386,13 +394,21 @@ impl<C: Chart> Machine<C> {
     /// [`InitError::NotAnObject`], [`InitError::UnknownData`] for an id the chart does not
     /// declare, [`InitError::WrongType`] for a value that does not deserialize into the
     /// field's type (checked now, on a scratch datamodel), [`InitError::AlreadyStarted`]
-    /// after [`start`](Machine::start). On error nothing is stored.
+    /// while the machine runs (after [`start`](Machine::start), until it stops; the values of
+    /// a stopped machine apply when it is started again). On error nothing is stored.
     pub fn set_initial_values(&self, values: impl Into<Value>) -> Result<(), InitError> {
         let Value::Object(map) = values.into() else {
             return Err(InitError::NotAnObject);
         };
-        if self.inner.start_requested.get() || self.core().started {
-            return Err(InitError::AlreadyStarted);
+        {
+            let shared = &*self.inner;
+            let core = self.core();
+            if core.running
+                || (!core.started && shared.start_requested.get())
+                || shared.restart_requested.get()
+            {
+                return Err(InitError::AlreadyStarted);
+            }
         }
         let tables = C::tables();
         let mut scratch = C::new_data();
@@ -420,9 +436,31 @@ impl<C: Chart> Machine<C> {
 
     /// Starts the machine (SCXML 1.0, Appendix D `interpret`): initialises the datamodel,
     /// runs the top-level script, enters the initial configuration and runs the first
-    /// macrostep, then processes the external events submitted before. Idempotent.
+    /// macrostep, then processes the external events submitted before. Does nothing while
+    /// the machine runs.
+    ///
+    /// A machine that has stopped (it reached a top-level `<final>`, or [`stop`](Machine::stop)
+    /// was called) starts afresh, as a new machine would: a fresh datamodel (with the values
+    /// of [`set_initial_values`](Machine::set_initial_values)), no history, the clock at
+    /// zero, nothing queued; [`final_state`](Machine::final_state) is cleared. Observers stay
+    /// connected and hear the new entries.
     pub fn start(&self) {
         self.inner.start_requested.set(true);
+        self.inner.restart_requested.set(true);
+        self.drain();
+    }
+
+    /// Stops a running machine (SCXML 1.0, Appendix D `exitInterpreter`, without a
+    /// top-level `<final>`): cancels its invoked sessions, exits every active state in
+    /// exit order (running each `<onexit>`; state observers hear the exits), and drops the
+    /// queued events and the pending delayed `<send>`s. Afterwards
+    /// [`is_running`](Machine::is_running) is `false`, [`final_state`](Machine::final_state)
+    /// is `None`, events submitted are dropped (reported as [`RuntimeError::NotRunning`]), and
+    /// [`start`](Machine::start) starts it afresh. Does nothing on a machine that is not
+    /// running. Inside an observer or chart code, the machine stops once the current
+    /// macrostep has ended.
+    pub fn stop(&self) {
+        self.inner.stop_requested.set(true);
         self.drain();
     }
 
@@ -494,8 +532,9 @@ impl<C: Chart> Machine<C> {
 
     /// Queues an external event named `name` with payload `data` (`()` for none) and
     /// processes it (Qt's `submitEvent`). Before [`start`](Machine::start) the event waits;
-    /// after the machine stopped it is ignored. Inside an observer it is processed once the
-    /// observer returns.
+    /// after the machine stopped it is dropped and reported to error observers as
+    /// [`RuntimeError::NotRunning`]. Inside an observer it is processed once the observer
+    /// returns.
     ///
     /// When the macrostep for the active atomic state and `name` depends on nothing but the
     /// configuration (no `cond`, no executable content, no history, no `<final>`, no
@@ -573,7 +612,11 @@ impl<C: Chart> Machine<C> {
     pub fn submit(&self, event: Event) {
         match self.core_mut() {
             Ok(mut core) => {
-                if core.started && !core.running {
+                if core.started && !core.running && !self.inner.restart_requested.get() {
+                    // Dropped and reported; `drain` hands the report to the observers.
+                    core.not_running(event);
+                    drop(core);
+                    self.drain();
                     return;
                 }
                 core.ctx.external.push_back(event);
@@ -807,11 +850,20 @@ impl<C: Chart> Machine<C> {
                     // Only when a `with_data` closure is running; it drains afterwards.
                     return;
                 };
+                if shared.stop_requested.take() && core.stop() {
+                    shared.restart_requested.set(false);
+                }
+                if shared.restart_requested.take() && core.started && !core.running {
+                    core.reset(C::new_data());
+                    shared.advance_target.set(None);
+                }
                 {
                     let mut inbox = shared.inbox.borrow_mut();
                     if !inbox.is_empty() {
                         if core.started && !core.running {
-                            inbox.clear();
+                            for event in inbox.drain(..) {
+                                core.not_running(event);
+                            }
                         } else {
                             core.ctx.external.extend(inbox.drain(..));
                         }

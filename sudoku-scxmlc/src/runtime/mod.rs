@@ -15,6 +15,7 @@ mod foreach;
 mod interpreter;
 mod invoke;
 mod machine;
+mod panic;
 mod snapshot;
 mod state_set;
 mod tables;
@@ -27,6 +28,7 @@ pub use fast_path::{check_quiet_steps, event_names, FastPathCache};
 pub use foreach::{foreach_items, ForeachArray};
 pub use invoke::{check_invoke_type, selector_text, spawn, InvokeStart, Session};
 pub use machine::{Connection, Machine, WeakMachine, DEFAULT_MAX_STEPS_PER_CALL};
+pub use panic::run_chart_code;
 pub use snapshot::{PendingEvent, Snapshot, SnapshotError};
 pub use tables::{
     Block, BlockIndex, Chart, Condition, ConditionIndex, DataItem, Domain, DoneData, DoneDataIndex,

@@ -1,7 +1,7 @@
 //! Executable content (SCXML 1.0, section 4 and 6): `<raise>`, `<send>`, `<cancel>`, `<assign>`,
 //! `<if>`, `<foreach>`, `<log>`, `<script>`, and `<donedata>`.
 
-use super::code::{parse_code, CodeKind};
+use super::code::CodeKind;
 use super::{is_event_name, is_system_variable, Validator};
 use crate::chart::DatamodelKind;
 use crate::chart::{
@@ -41,7 +41,7 @@ impl<'a> Validator<'a> {
             );
             return None;
         }
-        match parse_code(self.src, &a.value, a.span, kind) {
+        match self.chart_code(&a.value, a.span, kind) {
             Ok(c) => Some(c),
             Err(d) => {
                 self.diags.push(d);
@@ -161,7 +161,7 @@ impl<'a> Validator<'a> {
                     ) {
                         (Some(x), None) => self.code_attr(x, CodeKind::Expr),
                         (None, Some(t)) if self.datamodel == DatamodelKind::Rust => {
-                            match parse_code(self.src, &t.text, t.span, CodeKind::Expr) {
+                            match self.chart_code(&t.text, t.span, CodeKind::Expr) {
                                 Ok(c) => Some(c),
                                 Err(d) => {
                                     self.diags.push(d);
@@ -298,7 +298,7 @@ impl<'a> Validator<'a> {
             }
             (Some(src), None) => {
                 let text = self.read_included(src)?;
-                match parse_code(self.src, &text, src.span, CodeKind::Statements) {
+                match self.chart_code(&text, src.span, CodeKind::Statements) {
                     Ok(c) => c,
                     Err(d) => {
                         let msg = format!("in `{}`: {}", src.value, d.message);
@@ -307,7 +307,7 @@ impl<'a> Validator<'a> {
                     }
                 }
             }
-            (None, Some(t)) => match parse_code(self.src, &t.text, t.span, CodeKind::Statements) {
+            (None, Some(t)) => match self.chart_code(&t.text, t.span, CodeKind::Statements) {
                 Ok(c) => c,
                 Err(d) => {
                     self.diags.push(d);
