@@ -166,6 +166,8 @@ impl Search {
         for step in &setup {
             self.apply(step);
         }
+        // The set-up is not part of what the search did.
+        self.counts = Counts::default();
         self.steps = traced.take(limit + 1).collect();
     }
 
