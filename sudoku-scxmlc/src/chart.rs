@@ -51,8 +51,41 @@ pub struct Chart {
     pub event_names: Vec<(String, u32, Span)>,
     /// Per entry of `event_names`: its `events::` constant, distinct from every other.
     pub event_consts: Vec<String>,
+    /// Per entry of `event_names`: its variant of the generated `enum Event`.
+    pub event_variants: Vec<String>,
+    /// The `<rs:event>` declarations: what events carry.
+    pub declared_events: Vec<DeclaredEvent>,
+    /// Per entry of `event_names`: what it carries (`validate::payloads`).
+    pub event_payloads: Vec<Payload>,
     /// Files the chart pulls in (`<script src>`, `<data src>`), for `rerun-if-changed`.
     pub included_files: Vec<PathBuf>,
+}
+
+/// The payload of one event's variant.
+#[derive(Debug, Clone)]
+pub enum Payload {
+    /// Declared to carry nothing: a unit variant.
+    Unit,
+    /// Declared with `<rs:event type>`.
+    Declared(TokenStream),
+    /// The typed parameters of its `<send>`s: (parameter name, Rust type) in order.
+    Fields(Vec<(String, TokenStream)>),
+    /// Undeclared: a `serde_json::Value`.
+    Json,
+}
+
+/// `<rs:event name="tap" type="Cell"/>`: the payload type of an event (none: it carries
+/// nothing).
+#[derive(Debug, Clone)]
+pub struct DeclaredEvent {
+    /// The event name.
+    pub name: String,
+    /// The payload type.
+    pub ty: Option<TokenStream>,
+    /// The type as written.
+    pub ty_text: Option<String>,
+    /// The element's span.
+    pub span: Span,
 }
 
 /// A state (or the root, or a history pseudo-state).
@@ -306,6 +339,8 @@ pub struct Param {
     pub expr: Code,
     /// Why evaluating it must fail at run time (a `location` that is not a `<data>` id).
     pub error: Option<String>,
+    /// `rs:type`: the Rust type of the value, which makes the event typed.
+    pub ty: Option<TokenStream>,
 }
 
 /// A `<content>`.

@@ -52,6 +52,13 @@ pub fn event_const(name: &str, index: usize) -> String {
     finish(name, "E_", || format!("EVENT_{index}"))
 }
 
+/// The variant of the generated `enum Event` for an event name (`updateGUI` → `UpdateGui`,
+/// `notes.toggle` → `NotesToggle`).
+pub fn event_variant(name: &str, index: usize) -> String {
+    let words = split_words(name);
+    finish(words.to_upper_camel_case(), "E", || format!("Event{index}"))
+}
+
 /// A Rust type name (`UpperCamelCase`) for a chart name such as `<scxml name="my chart">`.
 pub fn type_name(name: &str) -> String {
     let words = split_words(name);

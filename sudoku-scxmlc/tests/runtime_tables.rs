@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use sudoku_scxmlc::runtime::{
     event_names, Block, BlockIndex, Chart, Condition, Context, DataItem, Domain, DoneData, Event,
     EventKind, ExecError, FastPathCache, InitError, Machine, RuntimeError, SendRequest, StateIndex,
-    StateInfo, StateKind, Tables, TransitionInfo, NO_STATE,
+    StateInfo, StateKind, Tables, TransitionInfo, Untyped, NO_STATE,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -356,6 +356,7 @@ macro_rules! charts {
         impl Chart for $name {
             type State = StateIndex;
             type Data = Rec;
+            type Event = Untyped;
             fn tables() -> &'static Tables<Rec> {
                 static T: OnceLock<&'static Tables<Rec>> = OnceLock::new();
                 T.get_or_init(|| $build().finish(stringify!($name), $dynamic))
@@ -1523,6 +1524,7 @@ enum ToggleState {
 impl Chart for Toggle {
     type State = ToggleState;
     type Data = ();
+    type Event = Untyped;
     fn tables() -> &'static Tables<()> {
         &TOGGLE
     }

@@ -269,10 +269,10 @@ pub type WalkFn = fn(&[u16]) -> Result<(), String>;
 /// start and after every pick the configuration must be legal ([`Machine::check_configuration`]), and
 /// nothing may panic.
 ///
-/// A second machine takes the same picks through `Machine::submit(Event)`, which always runs
-/// the full interpreter, while the first one's `submit_event` may take a precomputed
-/// macrostep: both must report the same state entries and exits, in the same order, and end
-/// each pick in the same configuration.
+/// A second machine takes the same picks with precomputed macrosteps off
+/// (`Machine::set_precomputed_steps(false)`: the full interpreter runs every event), while the
+/// first one's `submit_event` may take a precomputed macrostep: both must report the same
+/// state entries and exits, in the same order, and end each pick in the same configuration.
 ///
 /// # Errors
 /// The first illegal configuration, or the first difference between the two machines, with
@@ -290,6 +290,7 @@ pub fn walk<C: Chart>(picks: &[u16]) -> Result<(), String> {
     alphabet.push("never.handled");
     let (fast, fast_log) = observed_machine::<C>();
     let (full, full_log) = observed_machine::<C>();
+    full.set_precomputed_steps(false);
     // Nobody observes these two, so `submit_event` takes the quiet path where it can; the
     // first is compared after every step, the second only at the end (its interpreter
     // catches up with many quiet macrosteps at once).

@@ -10,6 +10,7 @@
 //! - a hidden module with the static tables and one function per condition, block of
 //!   executable content, `<donedata>` and `<data>`; each says which chart line it came from.
 
+mod events;
 mod exec;
 mod print;
 mod quiet;
@@ -102,6 +103,9 @@ pub(crate) struct Emitter<'a> {
     state_newtype: bool,
     /// The limit that decided `state_newtype`.
     state_enum_limit: usize,
+    /// The transition whose `cond` or content is being emitted: its code sees `_event`
+    /// typed when its events carry one declared type.
+    event_scope: Option<usize>,
 }
 
 /// Writes the formatted Rust source of a planned chart into `out`, one item at a time (the
@@ -163,12 +167,15 @@ fn emit_chart(
             n > state_enum_limit || n == 0
         },
         state_enum_limit,
+        event_scope: None,
     };
     let data = e.data_struct();
     printer.items(data, indent, &mut e.p)?;
     e.state_type(printer, indent)?;
     let events = e.events_mod();
     printer.items(events, indent, &mut e.p)?;
+    let typed = e.events_enum();
+    printer.items(typed, indent, &mut e.p)?;
     let machine = e.machine();
     printer.items(machine, indent, &mut e.p)?;
     e.internals(printer, indent)?;
@@ -335,7 +342,8 @@ impl Emitter<'_> {
             impl #rt::Chart for #chart {
                 type State = State;
                 type Data = #data;
-                fn tables() -> &'static #rt::Tables<#data> {
+                type Event = Event;
+                fn tables() -> &'static #rt::Tables<#data, Event> {
                     &__scxml::TABLES
                 }
                 fn new_data() -> Self::Data {
@@ -607,7 +615,7 @@ impl Emitter<'_> {
         let head = quote! {
                 use super::*;
 
-                pub(super) static TABLES: #rt::Tables<#data> = #rt::Tables {
+                pub(super) static TABLES: #rt::Tables<#data, Event> = #rt::Tables {
                     name: #name,
                     file: #file,
                     states: &STATES,
@@ -644,13 +652,13 @@ impl Emitter<'_> {
 
                 use #rt::{Block as __B, Condition as __C, DoneData as __DD};
                 /// Conditions: `__C { line, eval }`.
-                static CONDITIONS: [__C<#data>; #nc] = #conditions;
+                static CONDITIONS: [__C<#data, Event>; #nc] = #conditions;
                 /// Blocks of executable content: `__B { line, run }`.
-                static BLOCKS: [__B<#data>; #nb] = #blocks;
+                static BLOCKS: [__B<#data, Event>; #nb] = #blocks;
                 /// Done data: `__DD { line, eval }`.
-                static DONE_DATA: [__DD<#data>; #nd] = #done;
-                static DATA: [#rt::DataItem<#data>; #ndata] = [#(#data_items),*];
-                static INVOKES: [#rt::Invoke<#data>; #n_invokes] = [#(#invokes),*];
+                static DONE_DATA: [__DD<#data, Event>; #nd] = #done;
+                static DATA: [#rt::DataItem<#data, Event>; #ndata] = [#(#data_items),*];
+                static INVOKES: [#rt::Invoke<#data, Event>; #n_invokes] = [#(#invokes),*];
                 #select
         };
         printer.items(head, indent + 1, &mut self.p)?;

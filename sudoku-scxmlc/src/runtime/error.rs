@@ -114,6 +114,17 @@ pub enum RuntimeError {
         /// The top-level `<final>` that stopped it, if one did.
         final_state: Option<String>,
     },
+    /// An event was submitted with data that does not fit the payload type the chart gives
+    /// its name (`<rs:event type>`, or the typed `<param>`s of its `<send>`s); it was dropped.
+    #[error("{chart}: event `{event}` dropped: {reason}")]
+    EventData {
+        /// The chart's name.
+        chart: String,
+        /// The event's name.
+        event: String,
+        /// Why its data does not fit.
+        reason: String,
+    },
     /// Executable content failed; `error.execution` was raised.
     #[error("{file}:{line}:{column}: error.execution in <{element}>: {message}")]
     Execution {

@@ -16,6 +16,7 @@
 //! [`Interpreter::start`] once and then [`Interpreter::process_external`] per external event,
 //! and collects the [`Notification`]s each call leaves in the outbox.
 
+use super::envelope::{ChartEvent, Envelope, Untyped};
 use super::fast_path::{FastPath, Step as FastStep};
 use super::panic::guarded;
 use super::state_set::StateSet;
@@ -39,18 +40,20 @@ pub(crate) enum Notification {
     Entered(StateIndex),
     /// A state was removed from the configuration.
     Exited(StateIndex),
-    /// An external event was dequeued (recorded only when event observers exist). Boxed, as
-    /// is the error, so that the frequent entries and exits stay small.
-    Event(Box<Event>),
-    /// A problem was reported.
+    /// An external event was dequeued (recorded only when event observers exist): the
+    /// interpreter keeps it ([`Interpreter::lend_observed`]) until it is delivered.
+    Event,
+    /// A problem was reported (boxed, so that the frequent entries and exits stay small).
     Error(Box<RuntimeError>),
+    /// A `<log>` ran (recorded only when log observers exist): label and value.
+    Log(Box<(String, Value)>),
 }
 
 /// The interpreter core of one machine: datamodel, context, history and scratch buffers.
-pub(crate) struct Interpreter<D: 'static> {
-    pub(crate) tables: &'static Tables<D>,
+pub(crate) struct Interpreter<D: 'static, E: 'static = Untyped> {
+    pub(crate) tables: &'static Tables<D, E>,
     pub(crate) data: D,
-    pub(crate) ctx: Context,
+    pub(crate) ctx: Context<E>,
     /// Whether `start` has run.
     pub(crate) started: bool,
     /// Appendix D's `running`: started and no top-level final state reached.
@@ -64,6 +67,11 @@ pub(crate) struct Interpreter<D: 'static> {
     pub(crate) record_states: bool,
     /// Record dequeued external events in the outbox.
     pub(crate) record_events: bool,
+    /// The external event of the last macrostep, kept for event observers when `_event` moved
+    /// on to an internal event ([`Notification::Event`]).
+    observed: Option<Envelope<E>>,
+    /// The external event of the last macrostep is still `_event` and observers must hear it.
+    observed_pending: bool,
     /// History values, indexed by the history state's index.
     history: Vec<Vec<StateIndex>>,
     /// History states that have a recorded value.
@@ -92,9 +100,6 @@ pub(crate) struct Interpreter<D: 'static> {
     fast_path: Option<&'static FastPath>,
     /// Whether `fast_path` has been looked up.
     fast_path_known: bool,
-    /// The event name index `ctx.event` holds exactly as the fast path wrote it (an external
-    /// event without send id, origin or invoke id); `None` after any other event.
-    fast_event: Option<usize>,
     scratch: Scratch,
 }
 
@@ -316,9 +321,9 @@ impl Shape<'_> {
     }
 }
 
-impl<D: 'static> Interpreter<D> {
+impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     /// A machine that has not started, over `tables` with the fresh datamodel `data`.
-    pub(crate) fn new(tables: &'static Tables<D>, data: D) -> Self {
+    pub(crate) fn new(tables: &'static Tables<D, E>, data: D) -> Self {
         let n = tables.states.len();
         Interpreter {
             tables,
@@ -331,6 +336,8 @@ impl<D: 'static> Interpreter<D> {
             outbox: Vec::new(),
             record_states: false,
             record_events: false,
+            observed: None,
+            observed_pending: false,
             history: vec![Vec::new(); n],
             history_recorded: StateSet::with_capacity(n),
             final_state: None,
@@ -343,7 +350,6 @@ impl<D: 'static> Interpreter<D> {
             recent_count: 0,
             fast_path: None,
             fast_path_known: false,
-            fast_event: None,
             scratch: Scratch {
                 exit_set: StateSet::with_capacity(n),
                 entry: EntrySets {
@@ -446,6 +452,12 @@ impl<D: 'static> Interpreter<D> {
         if let Err(e) = guarded(|| (b.run)(data, ctx)) {
             self.execution_error("executable content", b.line, e);
         }
+        if let Some(logs) = &mut self.ctx.logs {
+            self.outbox.extend(
+                logs.drain(..)
+                    .map(|record| Notification::Log(Box::new(record))),
+            );
+        }
     }
 
     /// Appendix D `conditionMatch`: a transition without `cond` is enabled; an error makes
@@ -524,10 +536,10 @@ impl<D: 'static> Interpreter<D> {
     }
 
     /// Drops an external event submitted to a machine that has stopped, and reports it.
-    pub(crate) fn not_running(&mut self, event: Event) {
+    pub(crate) fn not_running(&mut self, event: &str) {
         let error = RuntimeError::NotRunning {
             chart: self.tables.name.to_owned(),
-            event: event.name,
+            event: event.to_owned(),
             final_state: self
                 .final_state
                 .map(|f| self.tables.states[f as usize].id.to_owned()),
@@ -552,16 +564,12 @@ impl<D: 'static> Interpreter<D> {
 
     /// Appendix D's external-event half of `mainEventLoop`, followed by the macrostep it
     /// triggers. Ignored when the machine is not running.
-    pub(crate) fn process_external(&mut self, event: Event) {
+    pub(crate) fn process_external(&mut self, event: Envelope<E>) {
         if !self.running {
             return;
         }
-        if self.record_events {
-            self.outbox
-                .push(Notification::Event(Box::new(event.clone())));
-        }
-        self.ctx.event = event;
-        self.fast_event = None;
+        self.ctx.set_event(event);
+        self.note_observed();
         if !self.ctx.children.is_empty() {
             self.finalize_and_forward();
         }
@@ -663,42 +671,60 @@ impl<D: 'static> Interpreter<D> {
         }
         self.leaf_hint = leaf;
         if let Some(name) = fast.name(event) {
-            self.set_fast_event(event, name, Value::Null);
+            let event = self.ctx.envelope(Event::new(name, Value::Null));
+            self.ctx.set_event(event);
         }
     }
 
-    /// `_event` becomes the plain external event `name` (index `index`) with `data`.
-    #[inline(always)]
-    fn set_fast_event(&mut self, index: usize, name: &str, data: Value) {
-        if self.fast_event != Some(index) {
-            self.set_external_event_name(name, index);
-        }
-        if data.is_null() && self.ctx.event.data.is_null() {
-            // Nothing to drop or replace: both are `Null`.
-            std::mem::forget(data);
-        } else {
-            self.ctx.event.data = data;
+    /// `_event` becomes the internal event `event`; the external event observers have not
+    /// heard yet is kept for them.
+    fn set_internal_event(&mut self, event: Envelope<E>) {
+        let previous = self.ctx.replace_event(event);
+        if self.observed_pending {
+            self.observed_pending = false;
+            self.observed = Some(previous);
         }
     }
 
-    /// Processes the external event `name` (index `index`, with `data`) by the macrostep
-    /// `step` that [`fast_macrostep`](Self::fast_macrostep) returned for it. The effect is
-    /// exactly that of [`process_external`](Self::process_external): `_event` is set, the
-    /// outbox records what observers must hear, and the configuration changes by the step's
-    /// exit and entry lists.
-    #[inline(always)]
-    pub(crate) fn run_fast_macrostep(
-        &mut self,
-        step: &'static FastStep,
-        index: usize,
-        name: &str,
-        data: Value,
-    ) {
-        self.set_fast_event(index, name, data);
+    /// Notes that observers must hear `_event`, the external event just dequeued.
+    #[inline]
+    fn note_observed(&mut self) {
         if self.record_events {
-            self.outbox
-                .push(Notification::Event(Box::new(self.ctx.event.clone())));
+            self.observed = None;
+            self.observed_pending = true;
+            self.outbox.push(Notification::Event);
         }
+    }
+
+    /// The external event that the last [`Notification::Event`] stands for, lent to the
+    /// observers: give it back with [`return_observed`](Self::return_observed). `_event` is
+    /// [`Event::default`] in between (nothing runs chart code then).
+    pub(crate) fn lend_observed(&mut self) -> (Envelope<E>, bool) {
+        match self.observed.take() {
+            Some(e) => (e, false),
+            None => {
+                self.observed_pending = false;
+                (std::mem::take(&mut self.ctx.event), true)
+            }
+        }
+    }
+
+    /// Takes back what [`lend_observed`](Self::lend_observed) lent.
+    pub(crate) fn return_observed(&mut self, event: Envelope<E>, was_current: bool) {
+        if was_current {
+            self.ctx.event = event;
+        }
+    }
+
+    /// Processes the external event `event` by the macrostep `step` that
+    /// [`fast_macrostep`](Self::fast_macrostep) returned for it. The effect is exactly that
+    /// of [`process_external`](Self::process_external): `_event` is set, the outbox records
+    /// what observers must hear, and the configuration changes by the step's exit and entry
+    /// lists.
+    #[inline(always)]
+    pub(crate) fn run_fast_macrostep(&mut self, step: &'static FastStep, event: Envelope<E>) {
+        self.ctx.set_event(event);
+        self.note_observed();
         for &s in step.exit.iter() {
             self.ctx.configuration.remove(s);
             if self.record_states {
@@ -714,26 +740,11 @@ impl<D: 'static> Interpreter<D> {
         self.leaf_hint = step.leaf;
     }
 
-    /// `_event` becomes a plain external event called `name` (the chart's event name
-    /// `index`), reusing the previous name's buffer.
-    #[cold]
-    fn set_external_event_name(&mut self, name: &str, index: usize) {
-        let event = &mut self.ctx.event;
-        event.name.clear();
-        event.name.push_str(name);
-        event.kind = super::EventKind::External;
-        event.sendid = None;
-        event.origin = None;
-        event.origintype = None;
-        event.invokeid = None;
-        self.fast_event = Some(index);
-    }
-
     /// Appendix D `mainEventLoop` for the external event in `ctx.event`: runs the
     /// `<finalize>` of the invocation it came from, and forwards it to every child invoked
     /// with `autoforward`.
     fn finalize_and_forward(&mut self) {
-        let from = self.ctx.event.invokeid.clone();
+        let from = self.ctx.event.invokeid().map(str::to_owned);
         for i in 0..self.ctx.children.len() {
             let Some(child) = self.ctx.children.get(i) else {
                 break;
@@ -747,7 +758,7 @@ impl<D: 'static> Interpreter<D> {
                 }
             }
             if inv.autoforward {
-                let event = self.ctx.event.clone();
+                let event = self.ctx.event.to_event(self.ctx.session_id());
                 if let Some(child) = self.ctx.children.get_mut(i) {
                     child.session.deliver(event);
                 }
@@ -755,7 +766,7 @@ impl<D: 'static> Interpreter<D> {
         }
         // The child's last event: it is gone now.
         if let Some(id) = from {
-            let done = self.ctx.event.name.strip_prefix("done.invoke.") == Some(id.as_str());
+            let done = self.ctx.event.name().strip_prefix("done.invoke.") == Some(id.as_str());
             if done {
                 self.ctx.children.retain(|c| !(c.finished && c.id == id));
             }
@@ -820,8 +831,7 @@ impl<D: 'static> Interpreter<D> {
                 let Some(event) = self.ctx.internal.pop_front() else {
                     break;
                 };
-                self.ctx.event = event;
-                self.fast_event = None;
+                self.set_internal_event(event);
                 self.select_transitions(false);
                 event_driven = true;
             }
@@ -831,7 +841,7 @@ impl<D: 'static> Interpreter<D> {
                     chart: self.tables.name.to_owned(),
                     microsteps: steps,
                     event: if event_driven {
-                        self.ctx.event.name.clone()
+                        self.ctx.event.name().to_owned()
                     } else {
                         String::new()
                     },
@@ -966,7 +976,7 @@ impl<D: 'static> Interpreter<D> {
                     let matches = if eventless {
                         info.events.is_empty()
                     } else {
-                        let name = &self.ctx.event.name;
+                        let name = self.ctx.event.name();
                         info.events.iter().any(|d| descriptor_matches(d, name))
                     };
                     if matches && self.condition_match(t) {
@@ -1422,19 +1432,19 @@ mod tests {
             ]
         );
         i.outbox.clear();
-        i.process_external(Event::new("leave", Value::Null));
+        i.process_external(Envelope::Dynamic(Event::new("leave", Value::Null)));
         assert_eq!(ids(&i), ["out"]);
         assert_eq!(i.history[2], [4]);
         assert!(i.history_recorded.contains(2));
         let mut tmp = Vec::new();
         i.shape().effective_targets(7, &mut tmp);
         assert_eq!(tmp, [4]);
-        i.process_external(Event::new("back", Value::Null));
+        i.process_external(Envelope::Dynamic(Event::new("back", Value::Null)));
         assert_eq!(ids(&i), ["p", "a", "a1"]);
-        i.process_external(Event::new("go", Value::Null));
+        i.process_external(Envelope::Dynamic(Event::new("go", Value::Null)));
         assert_eq!(ids(&i), ["p", "b"]);
         assert_eq!(i.ctx.event().name, "go");
-        i.process_external(Event::new("in", Value::Null));
+        i.process_external(Envelope::Dynamic(Event::new("in", Value::Null)));
         assert_eq!(ids(&i), ["p", "a", "a1"]);
         assert!(i.running && i.started);
     }

@@ -9,6 +9,7 @@
 //! its work, and the outermost call processes the queue. Observers hear about what happened
 //! after the macrostep in which it happened, in the order it happened.
 
+use super::envelope::{self, Envelope, Submission};
 use super::fast_path::QUIET_SLOW;
 use super::interpreter::{Interpreter, Notification};
 use super::snapshot::{Snapshot, SnapshotError};
@@ -49,9 +50,9 @@ pub struct WeakMachine<C: Chart> {
 }
 
 struct Shared<C: Chart> {
-    core: RefCell<Interpreter<C::Data>>,
+    core: RefCell<Core<C>>,
     /// External events submitted while the core was borrowed (from chart code).
-    inbox: RefCell<VecDeque<Event>>,
+    inbox: RefCell<VecDeque<Envelope<C::Event>>>,
     /// An outermost call is processing; nested calls only queue.
     processing: Cell<bool>,
     start_requested: Cell<bool>,
@@ -64,7 +65,9 @@ struct Shared<C: Chart> {
     max_steps_per_call: Cell<usize>,
     /// Machine time to advance to once the queued events are processed.
     advance_target: Cell<Option<Duration>>,
-    observers: RefCell<Observers>,
+    /// Precomputed macrosteps apply ([`Machine::set_precomputed_steps`]).
+    precomputed: Cell<bool>,
+    observers: RefCell<Observers<C::Event>>,
     /// A reused notification buffer.
     spare: RefCell<Vec<Notification>>,
     /// Nothing is queued, processing or observed (no state or event observer connected),
@@ -83,6 +86,9 @@ struct Shared<C: Chart> {
     _chart: PhantomData<C>,
 }
 
+/// The interpreter of a machine of chart `C`.
+type Core<C> = Interpreter<<C as Chart>::Data, <C as Chart>::Event>;
+
 /// The default of [`Machine::set_max_steps_per_call`].
 pub const DEFAULT_MAX_STEPS_PER_CALL: usize = 1_000_000;
 
@@ -91,15 +97,59 @@ const CAUGHT_UP: u32 = u32::MAX;
 
 type StateSlot = Rc<Slot<dyn FnMut(bool)>>;
 type EventSlot = Rc<Slot<dyn FnMut(&Event)>>;
+type TypedSlot<E> = Rc<Slot<dyn FnMut(&E)>>;
 type ErrorSlot = Rc<Slot<dyn FnMut(&RuntimeError)>>;
+type LogSlot = Rc<Slot<dyn FnMut(&str, &Value)>>;
 
 /// Copy-on-write observer lists: delivery works on a snapshot (a cheap `Rc` clone), so a
 /// callback may connect or disconnect observers.
-#[derive(Clone, Default)]
-struct Observers {
+struct Observers<E> {
     states: Rc<Vec<(StateIndex, StateSlot)>>,
     events: Rc<Vec<(Vec<String>, EventSlot)>>,
+    typed: Rc<Vec<TypedSlot<E>>>,
     errors: Rc<Vec<ErrorSlot>>,
+    logs: Rc<Vec<LogSlot>>,
+}
+
+impl<E> Clone for Observers<E> {
+    fn clone(&self) -> Self {
+        Observers {
+            states: Rc::clone(&self.states),
+            events: Rc::clone(&self.events),
+            typed: Rc::clone(&self.typed),
+            errors: Rc::clone(&self.errors),
+            logs: Rc::clone(&self.logs),
+        }
+    }
+}
+
+impl<E> Default for Observers<E> {
+    fn default() -> Self {
+        Observers {
+            states: Rc::default(),
+            events: Rc::default(),
+            typed: Rc::new(Vec::new()),
+            errors: Rc::default(),
+            logs: Rc::default(),
+        }
+    }
+}
+
+impl<E> Observers<E> {
+    /// Whether some state observer is connected.
+    fn observe_states(&self) -> bool {
+        self.states.iter().any(|(_, s)| s.is_live())
+    }
+
+    /// Whether some event observer (by descriptor or typed) is connected.
+    fn observe_events(&self) -> bool {
+        self.events.iter().any(|(_, s)| s.is_live()) || self.typed.iter().any(|s| s.is_live())
+    }
+
+    /// Whether some log observer is connected.
+    fn observe_logs(&self) -> bool {
+        self.logs.iter().any(|s| s.is_live())
+    }
 }
 
 struct Slot<F: ?Sized> {
@@ -257,6 +307,7 @@ impl<C: Chart> Machine<C> {
                 stop_requested: Cell::new(false),
                 max_steps_per_call: Cell::new(DEFAULT_MAX_STEPS_PER_CALL),
                 advance_target: Cell::new(None),
+                precomputed: Cell::new(true),
                 observers: RefCell::new(Observers::default()),
                 spare: RefCell::new(Vec::new()),
                 quiet: Cell::new(false),
@@ -307,7 +358,7 @@ impl<C: Chart> Machine<C> {
     /// # Panics
     /// When called from the chart's own executable content while it runs (chart code reaches
     /// the machine through its [`Context`](super::Context) instead).
-    fn core(&self) -> Ref<'_, Interpreter<C::Data>> {
+    fn core(&self) -> Ref<'_, Core<C>> {
         self.catch_up();
         self.inner.core.try_borrow().unwrap_or_else(|_| {
             panic!(
@@ -318,14 +369,14 @@ impl<C: Chart> Machine<C> {
     }
 
     /// The core, for reading; `Err` while the chart's own executable content runs.
-    fn try_core(&self) -> Result<Ref<'_, Interpreter<C::Data>>, BorrowError> {
+    fn try_core(&self) -> Result<Ref<'_, Core<C>>, BorrowError> {
         self.catch_up();
         self.inner.core.try_borrow()
     }
 
     /// The core, for changing; `Err` while it is borrowed (from the chart's own executable
     /// content, or a `with_data` closure).
-    fn core_mut(&self) -> Result<RefMut<'_, Interpreter<C::Data>>, BorrowMutError> {
+    fn core_mut(&self) -> Result<RefMut<'_, Core<C>>, BorrowMutError> {
         self.catch_up();
         self.inner.core.try_borrow_mut()
     }
@@ -546,7 +597,7 @@ impl<C: Chart> Machine<C> {
     pub fn submit_event(&self, name: &str, data: impl Into<Value>) {
         let shared = &*self.inner;
         let data = data.into();
-        if shared.quiet.get() && data.is_null() {
+        if shared.quiet.get() && data.is_null() && shared.precomputed.get() {
             // Nobody observes and nothing waits: the precomputed macrostep moves the atomic
             // state, and the interpreter catches up when it is next used.
             if let Some(index) = C::event_index(name) {
@@ -571,21 +622,63 @@ impl<C: Chart> Machine<C> {
     }
 
     /// [`submit_event`](Machine::submit_event) when the machine is not quiet or the
-    /// macrostep was not precomputed: a precomputed macrostep still applies when nothing
-    /// waits (observers hear about it), otherwise the interpreter runs.
+    /// macrostep was not precomputed.
     #[inline(never)]
     fn submit_event_observed(&self, name: &str, data: Value) {
+        match envelope::external::<C::Event>(name, data) {
+            Ok(event) => self.submit_envelope(event),
+            Err(why) => self.refuse(name, why),
+        }
+    }
+
+    /// Queues an event on the external queue and processes it like
+    /// [`submit_event`](Machine::submit_event): the chart's typed `Event`
+    /// (`machine.submit(Event::Tap(cell))`), or a plain [`Event`] of any name and kind (an
+    /// event of one of the chart's names is typed first; one whose data does not fit the
+    /// payload type the chart gives its name is dropped and reported to error observers as
+    /// [`RuntimeError::EventData`]).
+    pub fn submit(&self, event: impl Submission<C::Event>) {
+        match event.into_envelope() {
+            Ok(event) => self.submit_envelope(event),
+            Err(refused) => self.refuse(&refused.name, refused.reason),
+        }
+    }
+
+    /// Reports an event whose data does not fit its name's payload type, and drops it.
+    #[cold]
+    fn refuse(&self, name: &str, reason: String) {
+        let error = RuntimeError::EventData {
+            chart: C::tables().name.to_owned(),
+            event: name.to_owned(),
+            reason,
+        };
+        tracing::warn!(chart = C::tables().name, "{error}");
+        match self.core_mut() {
+            Ok(mut core) => core.outbox.push(Notification::Error(Box::new(error))),
+            Err(_) => {
+                let errors = self.inner.observers.borrow().errors.clone();
+                for slot in errors.iter() {
+                    slot.call(|f| f(&error));
+                }
+                return;
+            }
+        }
+        self.drain();
+    }
+
+    /// Submits an event as it is held: by a precomputed macrostep when one applies and
+    /// nothing waits (observers hear about it), otherwise through the interpreter.
+    fn submit_envelope(&self, event: Envelope<C::Event>) {
         let shared = &*self.inner;
-        if !shared.processing.get() && shared.advance_target.get().is_none() {
-            if let (Some(index), Ok(mut core)) = (C::event_index(name), self.core_mut()) {
+        if shared.precomputed.get()
+            && !shared.processing.get()
+            && shared.advance_target.get().is_none()
+        {
+            if let (Some(index), Ok(mut core)) = (C::event_index(event.name()), self.core_mut()) {
                 if let Some(step) = core.fast_macrostep(index) {
                     if shared.inbox.borrow().is_empty() {
-                        {
-                            let obs = shared.observers.borrow();
-                            core.record_states = obs.states.iter().any(|(_, s)| s.is_live());
-                            core.record_events = obs.events.iter().any(|(_, s)| s.is_live());
-                        }
-                        core.run_fast_macrostep(step, index, name, data);
+                        Self::record_for(&shared.observers.borrow(), &mut core);
+                        core.run_fast_macrostep(step, event);
                         if shared.quiet.get() {
                             // Quiet but for this event's data: keep the row in step.
                             if let Some((_, row)) = core.prepare_quiet() {
@@ -604,17 +697,11 @@ impl<C: Chart> Machine<C> {
                 }
             }
         }
-        self.submit(Event::new(name, data));
-    }
-
-    /// Queues any event on the external queue (its `kind` is kept as given) and processes it
-    /// like [`submit_event`](Machine::submit_event).
-    pub fn submit(&self, event: Event) {
         match self.core_mut() {
             Ok(mut core) => {
                 if core.started && !core.running && !self.inner.restart_requested.get() {
                     // Dropped and reported; `drain` hands the report to the observers.
-                    core.not_running(event);
+                    core.not_running(event.name());
                     drop(core);
                     self.drain();
                     return;
@@ -624,6 +711,28 @@ impl<C: Chart> Machine<C> {
             Err(_) => self.inner.inbox.borrow_mut().push_back(event),
         }
         self.drain();
+    }
+
+    /// Makes precomputed macrosteps apply (`true`, the default) or sends every event through
+    /// the full interpreter (`false`): for tests that compare the two, and for debugging.
+    /// The effect on the machine is the same either way.
+    pub fn set_precomputed_steps(&self, on: bool) {
+        self.inner.precomputed.set(on);
+        if !on {
+            self.catch_up();
+            self.inner.quiet.set(false);
+        }
+    }
+
+    /// What the interpreter records for the observers connected now.
+    fn record_for(obs: &Observers<C::Event>, core: &mut Core<C>) {
+        core.record_states = obs.observe_states();
+        core.record_events = obs.observe_events();
+        match (obs.observe_logs(), core.ctx.logs.is_some()) {
+            (true, false) => core.ctx.logs = Some(Vec::new()),
+            (false, true) => core.ctx.logs = None,
+            _ => {}
+        }
     }
 
     /// Whether `state` is in the active configuration.
@@ -755,6 +864,46 @@ impl<C: Chart> Machine<C> {
         connection
     }
 
+    /// Calls `f(&event)` for every external event of the chart's names that the machine
+    /// dequeues, typed (the generated `Event`): submitted events, events the chart `<send>`s
+    /// to itself and delayed events, after the macrostep the event started. Events of other
+    /// names (submitted by name only) reach only [`connect_to_event`](Machine::connect_to_event)
+    /// observers.
+    pub fn observe(&self, f: impl FnMut(&C::Event) + 'static) -> Connection {
+        let slot: TypedSlot<C::Event> = Rc::new(Slot {
+            connected: Cell::new(true),
+            callback: RefCell::new(Box::new(f)),
+        });
+        let connection = Connection {
+            slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
+        };
+        self.inner.quiet.set(false);
+        let mut obs = self.inner.observers.borrow_mut();
+        let list = Rc::make_mut(&mut obs.typed);
+        list.retain(|s| s.is_live());
+        list.push(slot);
+        connection
+    }
+
+    /// Calls `f(label, value)` for every `<log>` the chart runs (SCXML 1.0, 4.6; Qt's `log`
+    /// signal), after the macrostep in which it ran. Every `<log>` is also a `tracing`
+    /// `info!` record with target `scxml`.
+    pub fn connect_to_log(&self, f: impl FnMut(&str, &Value) + 'static) -> Connection {
+        let slot: LogSlot = Rc::new(Slot {
+            connected: Cell::new(true),
+            callback: RefCell::new(Box::new(f)),
+        });
+        let connection = Connection {
+            slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
+        };
+        self.inner.quiet.set(false);
+        let mut obs = self.inner.observers.borrow_mut();
+        let list = Rc::make_mut(&mut obs.logs);
+        list.retain(|s| s.is_live());
+        list.push(slot);
+        connection
+    }
+
     /// The machine time: zero at start, moved only by [`advance_time`](Machine::advance_time).
     pub fn now(&self) -> Duration {
         self.core().ctx.now
@@ -862,18 +1011,14 @@ impl<C: Chart> Machine<C> {
                     if !inbox.is_empty() {
                         if core.started && !core.running {
                             for event in inbox.drain(..) {
-                                core.not_running(event);
+                                core.not_running(event.name());
                             }
                         } else {
                             core.ctx.external.extend(inbox.drain(..));
                         }
                     }
                 }
-                {
-                    let obs = shared.observers.borrow();
-                    core.record_states = obs.states.iter().any(|(_, s)| s.is_live());
-                    core.record_events = obs.events.iter().any(|(_, s)| s.is_live());
-                }
+                Self::record_for(&shared.observers.borrow(), &mut core);
                 self.step(&mut core)
             };
             steps += usize::from(progressed);
@@ -915,9 +1060,7 @@ impl<C: Chart> Machine<C> {
         }
         {
             let obs = shared.observers.borrow();
-            if obs.states.iter().any(|(_, s)| s.is_live())
-                || obs.events.iter().any(|(_, s)| s.is_live())
-            {
+            if obs.observe_states() || obs.observe_events() || obs.observe_logs() {
                 return false;
             }
         }
@@ -948,7 +1091,7 @@ impl<C: Chart> Machine<C> {
 
     /// Does one unit of work: start, one external event, one due timer, or finishing a time
     /// advance. Returns whether it did anything.
-    fn step(&self, core: &mut Interpreter<C::Data>) -> bool {
+    fn step(&self, core: &mut Core<C>) -> bool {
         let shared = &*self.inner;
         if !core.started {
             if shared.start_requested.get() {
@@ -990,14 +1133,29 @@ impl<C: Chart> Machine<C> {
     fn deliver(&self) -> bool {
         let shared = &*self.inner;
         let mut batch = std::mem::take(&mut *shared.spare.borrow_mut());
+        let obs = shared.observers.borrow().clone();
+        // The external event of the step, lent by the interpreter for the observers (and
+        // as a plain `Event` for those connected by descriptor, when one matches).
+        let mut lent = None;
         if let Ok(mut core) = self.core_mut() {
             std::mem::swap(&mut core.outbox, &mut batch);
+            if batch.iter().any(|n| matches!(n, Notification::Event)) {
+                let (event, was_current) = core.lend_observed();
+                let name = event.name();
+                let plain = obs
+                    .events
+                    .iter()
+                    .any(|(descriptors, slot)| {
+                        slot.is_live() && descriptors.iter().any(|d| descriptor_matches(d, name))
+                    })
+                    .then(|| event.to_event(core.ctx.session_id()));
+                lent = Some((event, was_current, plain));
+            }
         }
         if batch.is_empty() {
             *shared.spare.borrow_mut() = batch;
             return false;
         }
-        let obs = shared.observers.borrow().clone();
         for n in batch.drain(..) {
             match n {
                 Notification::Entered(s) | Notification::Exited(s) => {
@@ -1008,13 +1166,23 @@ impl<C: Chart> Machine<C> {
                         }
                     }
                 }
-                Notification::Event(event) => {
-                    for (descriptors, slot) in obs.events.iter() {
-                        if descriptors
-                            .iter()
-                            .any(|d| descriptor_matches(d, &event.name))
-                        {
-                            slot.call(|f| f(&event));
+                Notification::Event => {
+                    let Some((event, _, plain)) = &lent else {
+                        continue;
+                    };
+                    if let Some(plain) = plain {
+                        for (descriptors, slot) in obs.events.iter() {
+                            if descriptors
+                                .iter()
+                                .any(|d| descriptor_matches(d, &plain.name))
+                            {
+                                slot.call(|f| f(plain));
+                            }
+                        }
+                    }
+                    if let Some(typed) = event.typed() {
+                        for slot in obs.typed.iter() {
+                            slot.call(|f| f(typed));
                         }
                     }
                 }
@@ -1023,6 +1191,17 @@ impl<C: Chart> Machine<C> {
                         slot.call(|f| f(&error));
                     }
                 }
+                Notification::Log(record) => {
+                    for slot in obs.logs.iter() {
+                        slot.call(|f| f(&record.0, &record.1));
+                    }
+                }
+            }
+        }
+        if let Some((event, was_current, _)) = lent {
+            match self.core_mut() {
+                Ok(mut core) => core.return_observed(event, was_current),
+                Err(_) => drop(event),
             }
         }
         *shared.spare.borrow_mut() = batch;

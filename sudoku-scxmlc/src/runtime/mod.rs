@@ -8,6 +8,7 @@
 //! [`Tables`] the generator emits.
 
 mod context;
+mod envelope;
 mod error;
 mod event;
 pub(crate) mod fast_path;
@@ -21,7 +22,11 @@ mod state_set;
 mod tables;
 mod time;
 
-pub use context::{Context, SendRequest};
+pub use context::{Context, SendRequest, TypedTarget};
+pub use envelope::{
+    ChartEvent, Conversion, Envelope, IntoPayload, Meta, Origin, Refused, SendId, Submission,
+    TypedEvent, Untyped,
+};
 pub use error::{ErrorSite, ExecError, InitError, RuntimeError};
 pub use event::{descriptor_matches, normalize_descriptor, Event, EventKind};
 pub use fast_path::{check_quiet_steps, event_names, FastPathCache};
@@ -36,5 +41,7 @@ pub use tables::{
 };
 pub use time::parse_delay;
 
+/// Re-exported for the serde derives of generated payload types.
+pub use serde;
 /// Re-exported so generated code and chart code reach `serde_json` through the runtime.
 pub use serde_json;

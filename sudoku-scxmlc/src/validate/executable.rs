@@ -1,7 +1,7 @@
 //! Executable content (SCXML 1.0, section 4 and 6): `<raise>`, `<send>`, `<cancel>`, `<assign>`,
 //! `<if>`, `<foreach>`, `<log>`, `<script>`, and `<donedata>`.
 
-use super::code::CodeKind;
+use super::code::{parse_code, CodeKind};
 use super::{is_event_name, is_system_variable, Validator};
 use crate::chart::DatamodelKind;
 use crate::chart::{
@@ -380,10 +380,23 @@ impl<'a> Validator<'a> {
                 None
             }
         };
+        let ty = match c.attr_ns(crate::parse::RUST_NS, "type") {
+            Some(t) if self.datamodel == DatamodelKind::Rust => {
+                match parse_code(self.src, &t.value, t.span, CodeKind::Type) {
+                    Ok(code) => Some(code.tokens),
+                    Err(diag) => {
+                        self.diags.push(diag);
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
         Some(Param {
             name: name.value.clone(),
             expr: expr?,
             error,
+            ty,
         })
     }
 

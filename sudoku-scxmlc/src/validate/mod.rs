@@ -11,6 +11,7 @@ mod files;
 mod initial;
 mod invoke;
 mod names;
+mod payloads;
 mod reachability;
 mod rules;
 
@@ -223,6 +224,7 @@ impl<'a> Validator<'a> {
             self.resolve_state(index);
         }
         let script = self.top_level_script(root);
+        let declared_events = self.declared_events(root);
         for (state, name) in self.state_names().into_iter().enumerate() {
             self.states[state].rust_name = name;
         }
@@ -231,11 +233,14 @@ impl<'a> Validator<'a> {
             s.transitions.shrink_to_fit();
         }
         let event_consts = self.event_consts();
+        let event_variants = self.event_variants();
         let type_name = self.type_name(&name);
-        Some(Chart {
+        let mut chart = Chart {
             type_name,
             source_hash: self.src.fingerprint(),
             event_consts,
+            event_variants,
+            declared_events,
             name,
             file: self.src.path().display().to_string(),
             datamodel: self.datamodel,
@@ -248,7 +253,12 @@ impl<'a> Validator<'a> {
             children: std::mem::take(&mut self.children),
             event_names: std::mem::take(&mut self.event_names),
             included_files: std::mem::take(&mut self.included_files),
-        })
+            event_payloads: Vec::new(),
+        };
+        let (payloads, diags) = payloads::payloads(&chart);
+        self.diags.extend(diags);
+        chart.event_payloads = payloads;
+        Some(chart)
     }
 
     /// Checks attributes and children of an element against the rules table, recursively for
@@ -266,7 +276,7 @@ impl<'a> Validator<'a> {
                 Some(RUST_NS)
                     if !matches!(
                         (e.name.as_str(), a.name.as_str()),
-                        ("data", "type") | ("state" | "parallel" | "final", "name")
+                        ("data" | "param", "type") | ("state" | "parallel" | "final", "name")
                     ) =>
                 {
                     self.error(
@@ -580,6 +590,72 @@ impl<'a> Validator<'a> {
             span: t.span,
         });
         Some(index)
+    }
+
+    /// The `<rs:event name="..." type="..."/>` children of `<scxml>`: what the events carry.
+    /// Each name is noted as an event the chart uses.
+    fn declared_events(&mut self, root: &Element) -> Vec<crate::chart::DeclaredEvent> {
+        let mut declared: Vec<crate::chart::DeclaredEvent> = Vec::new();
+        for e in root.elements() {
+            if e.namespace.as_deref() != Some(RUST_NS) {
+                continue;
+            }
+            if e.name != "event" {
+                self.error(
+                    e.span,
+                    format!(
+                        "`<rs:{}>` is not an element of the rust datamodel (`<rs:event>` is)",
+                        e.name
+                    ),
+                );
+                continue;
+            }
+            if self.datamodel != DatamodelKind::Rust && e.attr("type").is_some() {
+                self.error(e.span, "`<rs:event type>` needs `datamodel=\"rust\"`");
+                continue;
+            }
+            for a in &e.attrs {
+                if a.namespace.is_some() || !["name", "type"].contains(&a.name.as_str()) {
+                    self.error(
+                        a.name_span,
+                        format!("`<rs:event>` has no attribute `{}`", a.name),
+                    );
+                }
+            }
+            let Some(name) = e.attr("name") else {
+                self.error(e.span, "`<rs:event>` needs a `name`");
+                continue;
+            };
+            if !is_event_name(&name.value) {
+                self.error(name.span, format!("`{}` is not an event name", name.value));
+                continue;
+            }
+            if declared.iter().any(|d| d.name == name.value) {
+                self.error(
+                    name.span,
+                    format!("event `{}` is declared twice", name.value),
+                );
+                continue;
+            }
+            let (ty, ty_text) = match e.attr("type") {
+                Some(t) => match code::parse_code(self.src, &t.value, t.span, CodeKind::Type) {
+                    Ok(code) => (Some(code.tokens), Some(t.value.clone())),
+                    Err(diag) => {
+                        self.diags.push(diag);
+                        continue;
+                    }
+                },
+                None => (None, None),
+            };
+            self.note_event(&name.value, name.span);
+            declared.push(crate::chart::DeclaredEvent {
+                name: name.value.clone(),
+                ty,
+                ty_text,
+                span: e.span,
+            });
+        }
+        declared
     }
 
     fn note_event(&mut self, name: &str, span: Span) {

@@ -147,6 +147,18 @@ impl Validator<'_> {
         distinct(&wanted)
     }
 
+    /// Per entry of `event_names`: its variant of the generated `enum Event`, distinct from
+    /// every other.
+    pub(super) fn event_variants(&self) -> Vec<String> {
+        let wanted: Vec<Wanted> = self
+            .event_names
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _, _))| Wanted::Pretty(ident::event_variant(name, i)))
+            .collect();
+        distinct(&wanted)
+    }
+
     /// The machine's type name: `Config::type_name`, else `<scxml name>` in `UpperCamelCase`;
     /// an error when it would be `State`, the chart's state type.
     pub(super) fn type_name(&mut self, chart_name: &str) -> String {
