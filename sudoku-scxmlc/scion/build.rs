@@ -118,6 +118,11 @@ fn main() {
             .compile(manifest_dir.join("tests/charts/item_names.scxml"))
             .unwrap();
     }
+    // Typed events and payloads (tests/typed_events.rs).
+    sudoku_scxmlc::Config::new()
+        .out_dir(&out_dir)
+        .compile(manifest_dir.join("tests/charts/typed_events.scxml"))
+        .unwrap();
     // Late binding, driven through the quiet path and the full interpreter
     // (tests/late_binding.rs).
     sudoku_scxmlc::Config::new()
