@@ -16,6 +16,7 @@ mod print;
 mod quiet;
 mod rows;
 mod state;
+mod steps;
 
 use crate::plan::Plan;
 use crate::runtime::{Domain, StateKind};
@@ -303,6 +304,12 @@ impl Emitter<'_> {
             }
         });
         let names = event_names(self.plan);
+        let generated_steps = self.has_steps().then(|| {
+            quote! {
+                const STEP: ::core::option::Option<#rt::StepFn<#data, Event>> =
+                    ::core::option::Option::Some(__scxml::step);
+            }
+        });
         let state_index = if self.state_newtype {
             quote!(state.0)
         } else {
@@ -357,6 +364,7 @@ impl Emitter<'_> {
                 }
                 #event_index
                 #quiet_step
+                #generated_steps
             }
         }
     }
@@ -681,6 +689,10 @@ impl Emitter<'_> {
         }
         for k in 0..plan.chart.data.len() {
             let f = self.data_fns(k);
+            printer.items(f, indent + 1, &mut self.p)?;
+        }
+        if self.has_steps() {
+            let f = self.step_fn();
             printer.items(f, indent + 1, &mut self.p)?;
         }
         printer.text(&format!("{pad}}}\n"))

@@ -20,6 +20,7 @@ use super::envelope::{ChartEvent, Envelope, Untyped};
 use super::fast_path::{FastPath, Step as FastStep};
 use super::panic::guarded;
 use super::state_set::StateSet;
+use super::steps::{StepFn, Stepper};
 use super::{
     descriptor_matches, BlockIndex, Context, Domain, Event, ExecError, RuntimeError, StateIndex,
     StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo,
@@ -96,6 +97,10 @@ pub(crate) struct Interpreter<D: 'static, E: 'static = Untyped> {
     recent: Vec<TransitionIndex>,
     /// Microsteps recorded in `recent` since the machine started.
     recent_count: usize,
+    /// The chart's generated macrosteps (`Chart::step`), used while `precomputed`.
+    pub(crate) generated: Option<StepFn<D, E>>,
+    /// Precomputed and generated macrosteps apply (`Machine::set_precomputed_steps`).
+    pub(crate) precomputed: bool,
     /// The chart's precomputed macrosteps, once looked up (`fast_path_known`).
     fast_path: Option<&'static FastPath>,
     /// Whether `fast_path` has been looked up.
@@ -348,6 +353,8 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
             leaf_hint: 0,
             recent: Vec::new(),
             recent_count: 0,
+            generated: None,
+            precomputed: true,
             fast_path: None,
             fast_path_known: false,
             scratch: Scratch {
@@ -452,12 +459,7 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
         if let Err(e) = guarded(|| (b.run)(data, ctx)) {
             self.execution_error("executable content", b.line, e);
         }
-        if let Some(logs) = &mut self.ctx.logs {
-            self.outbox.extend(
-                logs.drain(..)
-                    .map(|record| Notification::Log(Box::new(record))),
-            );
-        }
+        self.flush_logs();
     }
 
     /// Appendix D `conditionMatch`: a transition without `cond` is enabled; an error makes
@@ -554,6 +556,8 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     pub(crate) fn reset(&mut self, data: D) {
         let mut fresh = Interpreter::new(self.tables, data);
         fresh.max_microsteps = self.max_microsteps;
+        fresh.generated = self.generated;
+        fresh.precomputed = self.precomputed;
         fresh.initial_values = std::mem::take(&mut self.initial_values);
         fresh.outbox = std::mem::take(&mut self.outbox);
         // Events submitted after `start()` was asked for (by an observer, say) are the new
@@ -568,6 +572,10 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
         if !self.running {
             return;
         }
+        let event = match self.generated_step(event) {
+            Ok(()) => return,
+            Err(event) => event,
+        };
         self.ctx.set_event(event);
         self.note_observed();
         if !self.ctx.children.is_empty() {
@@ -673,6 +681,101 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
         if let Some(name) = fast.name(event) {
             let event = self.ctx.envelope(Event::new(name, Value::Null));
             self.ctx.set_event(event);
+        }
+    }
+
+    /// The chart's generated macrostep for `event` ([`Stepper`]), when one applies: the
+    /// machine is running with nothing queued and no session invoked, and the generated code
+    /// covers the event. `Err` gives the event back.
+    #[inline]
+    #[allow(
+        clippy::result_large_err,
+        reason = "the event is given back untouched, by move: nothing is allocated"
+    )]
+    pub(crate) fn generated_step(&mut self, event: Envelope<E>) -> Result<(), Envelope<E>> {
+        match self.generated {
+            Some(step)
+                if self.precomputed
+                    && self.running
+                    && self.ctx.internal.is_empty()
+                    && self.ctx.children.is_empty() =>
+            {
+                step(&mut Stepper::new(self), event)
+            }
+            _ => Err(event),
+        }
+    }
+
+    /// The active atomic state of a chart without `<parallel>`.
+    #[inline]
+    pub(crate) fn leaf(&self) -> StateIndex {
+        if self.ctx.configuration.contains(self.leaf_hint) {
+            self.leaf_hint
+        } else {
+            self.ctx.configuration.last().unwrap_or(0)
+        }
+    }
+
+    /// Appendix D `mainEventLoop` up to the selection, for an external event a generated
+    /// macrostep processes: it becomes `_event`, and observers will hear it.
+    #[inline]
+    pub(crate) fn begin_external(&mut self, event: Envelope<E>) {
+        self.ctx.set_event(event);
+        self.note_observed();
+    }
+
+    /// Records `t` as the first transition of a microstep (to name a loop that hits the
+    /// microstep bound).
+    #[inline]
+    pub(crate) fn note_microstep(&mut self, t: TransitionIndex) {
+        let at = self.recent_count % RECENT_MICROSTEPS;
+        if let Some(slot) = self.recent.get_mut(at) {
+            *slot = t;
+        } else {
+            self.recent.push(t);
+        }
+        self.recent_count += 1;
+    }
+
+    /// Appendix D `microstep([t])` for the transition `t` a generated macrostep selected.
+    pub(crate) fn microstep_of(&mut self, t: TransitionIndex) {
+        let mut tmp = std::mem::take(&mut self.scratch.targets);
+        let domain = self.shape().transition_domain(t, &mut tmp);
+        self.scratch.targets = tmp;
+        self.scratch.filtered.clear();
+        self.scratch.filtered.push((t, domain));
+        self.microstep();
+    }
+
+    /// The rest of the macrostep of an external event a generated macrostep processed,
+    /// after `microsteps` microsteps; then a stop, if a top-level final state was reached.
+    #[inline]
+    pub(crate) fn finish_external(&mut self, microsteps: usize) {
+        self.settle(microsteps);
+        self.finish_if_stopped();
+    }
+
+    /// Raises `error.execution` for a failure at chart line `line` and reports it.
+    #[cold]
+    pub(crate) fn report_execution_error(
+        &mut self,
+        element: &'static str,
+        line: u32,
+        e: ExecError,
+    ) {
+        self.execution_error(element, line, e);
+    }
+
+    /// Hands the `<log>` records of the last block to the log observers.
+    #[inline]
+    pub(crate) fn flush_logs(&mut self) {
+        if let Some(logs) = &mut self.ctx.logs {
+            if !logs.is_empty() {
+                self.outbox.extend(
+                    logs.drain(..)
+                        .map(|record| Notification::Log(Box::new(record))),
+                );
+            }
         }
     }
 
@@ -1045,13 +1148,7 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
         let filtered = std::mem::take(&mut self.scratch.filtered);
         if let Some(&(t, _)) = filtered.first() {
             // The first transition of each of the last microsteps, to name a loop.
-            let at = self.recent_count % RECENT_MICROSTEPS;
-            if let Some(slot) = self.recent.get_mut(at) {
-                *slot = t;
-            } else {
-                self.recent.push(t);
-            }
-            self.recent_count += 1;
+            self.note_microstep(t);
         }
         self.exit_states(&filtered);
         for &(t, _) in &filtered {

@@ -67,6 +67,7 @@ pub struct InvokeStart {
 #[doc(hidden)]
 pub fn spawn<C: Chart>(invoke_id: &str) -> Box<dyn Session> {
     let mut interpreter = Interpreter::new(C::tables(), C::new_data());
+    interpreter.generated = C::STEP;
     interpreter.ctx.invoke_id = Some(invoke_id.to_owned());
     Box::new(interpreter)
 }

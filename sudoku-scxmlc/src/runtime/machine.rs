@@ -9,7 +9,7 @@
 //! its work, and the outermost call processes the queue. Observers hear about what happened
 //! after the macrostep in which it happened, in the order it happened.
 
-use super::envelope::{self, Envelope, Submission};
+use super::envelope::{self, ChartEvent, Envelope, Submission};
 use super::fast_path::QUIET_SLOW;
 use super::interpreter::{Interpreter, Notification};
 use super::snapshot::{Snapshot, SnapshotError};
@@ -299,7 +299,11 @@ impl<C: Chart> Machine<C> {
     pub fn new() -> Self {
         Machine {
             inner: Rc::new(Shared {
-                core: RefCell::new(Interpreter::new(C::tables(), C::new_data())),
+                core: RefCell::new({
+                    let mut core = Interpreter::new(C::tables(), C::new_data());
+                    core.generated = C::STEP;
+                    core
+                }),
                 inbox: RefCell::new(VecDeque::new()),
                 processing: Cell::new(false),
                 start_requested: Cell::new(false),
@@ -597,28 +601,42 @@ impl<C: Chart> Machine<C> {
     pub fn submit_event(&self, name: &str, data: impl Into<Value>) {
         let shared = &*self.inner;
         let data = data.into();
-        if shared.quiet.get() && data.is_null() && shared.precomputed.get() {
-            // Nobody observes and nothing waits: the precomputed macrostep moves the atomic
-            // state, and the interpreter catches up when it is next used.
-            if let Some(index) = C::event_index(name) {
-                let cell = shared.quiet_row.get() as usize + index;
-                let row = if C::QUIET_STEPS {
-                    // Generated code: a branch per cell instead of a load chained to the
-                    // last event's.
-                    C::quiet_step(cell)
-                } else {
-                    shared.quiet_cells.get().get(cell).copied()
-                };
-                if let Some(row) = row.filter(|&r| r != QUIET_SLOW) {
-                    shared.quiet_row.set(row);
-                    shared.quiet_event.set(index as u32);
-                    // `Null` owns nothing; forgetting it spares a call to its destructor.
-                    std::mem::forget(data);
-                    return;
-                }
-            }
+        if shared.quiet.get() && data.is_null() && self.quiet_move(name) {
+            // `Null` owns nothing; forgetting it spares a call to its destructor.
+            std::mem::forget(data);
+            return;
         }
         self.submit_event_observed(name, data);
+    }
+
+    /// For a quiet machine (nobody observes, nothing waits): the precomputed macrostep of
+    /// the event `name` without data, by moving the atomic state alone (the interpreter
+    /// catches up when it is next used). `false` when none is precomputed.
+    #[inline(always)]
+    fn quiet_move(&self, name: &str) -> bool {
+        let shared = &*self.inner;
+        if !shared.precomputed.get() {
+            return false;
+        }
+        let Some(index) = C::event_index(name) else {
+            return false;
+        };
+        let cell = shared.quiet_row.get() as usize + index;
+        let row = if C::QUIET_STEPS {
+            // Generated code: a branch per cell instead of a load chained to the last
+            // event's.
+            C::quiet_step(cell)
+        } else {
+            shared.quiet_cells.get().get(cell).copied()
+        };
+        match row.filter(|&r| r != QUIET_SLOW) {
+            Some(row) => {
+                shared.quiet_row.set(row);
+                shared.quiet_event.set(index as u32);
+                true
+            }
+            None => false,
+        }
     }
 
     /// [`submit_event`](Machine::submit_event) when the machine is not quiet or the
@@ -637,8 +655,11 @@ impl<C: Chart> Machine<C> {
     /// event of one of the chart's names is typed first; one whose data does not fit the
     /// payload type the chart gives its name is dropped and reported to error observers as
     /// [`RuntimeError::EventData`]).
+    #[inline]
     pub fn submit(&self, event: impl Submission<C::Event>) {
         match event.into_envelope() {
+            Ok(Envelope::Typed(e, _))
+                if self.inner.quiet.get() && e.is_plain() && self.quiet_move(e.name()) => {}
             Ok(event) => self.submit_envelope(event),
             Err(refused) => self.refuse(&refused.name, refused.reason),
         }
@@ -697,6 +718,18 @@ impl<C: Chart> Machine<C> {
                 }
             }
         }
+        let event = if C::STEP.is_some()
+            && !shared.processing.get()
+            && shared.advance_target.get().is_none()
+            && shared.inbox.borrow().is_empty()
+        {
+            match self.generated_step(event) {
+                Ok(()) => return,
+                Err(event) => event,
+            }
+        } else {
+            event
+        };
         match self.core_mut() {
             Ok(mut core) => {
                 if core.started && !core.running && !self.inner.restart_requested.get() {
@@ -713,6 +746,46 @@ impl<C: Chart> Machine<C> {
         self.drain();
     }
 
+    /// Processes `event` by the chart's generated macrostep, when one applies with nothing
+    /// waiting (observers hear about it as after any macrostep); `Err` gives it back.
+    #[inline]
+    #[allow(
+        clippy::result_large_err,
+        reason = "the event is given back untouched, by move: nothing is allocated"
+    )]
+    fn generated_step(&self, event: Envelope<C::Event>) -> Result<(), Envelope<C::Event>> {
+        let shared = &*self.inner;
+        let Ok(mut core) = self.core_mut() else {
+            return Err(event);
+        };
+        if !core.ctx.external.is_empty() {
+            return Err(event);
+        }
+        Self::record_for(&shared.observers.borrow(), &mut core);
+        core.generated_step(event)?;
+        let follow_up = !core.outbox.is_empty() || !core.ctx.external.is_empty();
+        if !follow_up && shared.quiet.get() {
+            // Quiet but for this event's macrostep: keep the row in step.
+            match core.prepare_quiet() {
+                Some((_, row)) => shared.quiet_row.set(row),
+                None => shared.quiet.set(false),
+            }
+        }
+        let notify = !core.outbox.is_empty();
+        drop(core);
+        if notify {
+            // Observers hear about this macrostep before the events it sent are processed;
+            // what they submit meanwhile is queued.
+            shared.processing.set(true);
+            let _guard = ProcessingGuard(&shared.processing);
+            self.deliver();
+        }
+        if follow_up {
+            self.drain();
+        }
+        Ok(())
+    }
+
     /// Makes precomputed macrosteps apply (`true`, the default) or sends every event through
     /// the full interpreter (`false`): for tests that compare the two, and for debugging.
     /// The effect on the machine is the same either way.
@@ -721,6 +794,9 @@ impl<C: Chart> Machine<C> {
         if !on {
             self.catch_up();
             self.inner.quiet.set(false);
+        }
+        if let Ok(mut core) = self.core_mut() {
+            core.precomputed = on;
         }
     }
 

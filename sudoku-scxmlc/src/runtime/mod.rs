@@ -19,6 +19,7 @@ mod machine;
 mod panic;
 mod snapshot;
 mod state_set;
+mod steps;
 mod tables;
 mod time;
 
@@ -35,6 +36,7 @@ pub use invoke::{check_invoke_type, selector_text, spawn, InvokeStart, Session};
 pub use machine::{Connection, Machine, WeakMachine, DEFAULT_MAX_STEPS_PER_CALL};
 pub use panic::run_chart_code;
 pub use snapshot::{PendingEvent, Snapshot, SnapshotError};
+pub use steps::{StepFn, Stepper};
 pub use tables::{
     Block, BlockIndex, Chart, Condition, ConditionIndex, DataItem, Domain, DoneData, DoneDataIndex,
     Invoke, StateIndex, StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo, NO_STATE,
