@@ -173,6 +173,35 @@ fn main() {
     m.start();
     let mut hand = ToggleTwin::default();
     compare(
+        "toggle-quiet",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                m.submit(black_box(toggle::Event::Toggle));
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                hand.handle(black_box(ToggleEvent::Toggle));
+            }
+        }),
+    );
+    let mut sm = with_statig::Toggle::default().state_machine();
+    compare(
+        "toggle-quiet/statig",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                m.submit(black_box(toggle::Event::Toggle));
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                sm.handle(black_box(&with_statig::ToggleEvent::Toggle));
+            }
+        }),
+    );
+    compare(
         "toggle-quiet-string",
         rounds,
         Box::new(|n| {
@@ -211,6 +240,20 @@ fn main() {
     let s = seen.clone();
     let mut hand = ToggleTwin::observed(move |on| s.set(s.get() + u64::from(on)));
     compare(
+        "toggle-observed",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                m.submit(black_box(toggle::Event::Toggle));
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                hand.handle(black_box(ToggleEvent::Toggle));
+            }
+        }),
+    );
+    compare(
         "toggle-observed-string",
         rounds,
         Box::new(|n| {
@@ -230,11 +273,11 @@ fn main() {
     }
     .state_machine();
     compare(
-        "toggle-observed-string/statig",
+        "toggle-observed/statig",
         rounds,
         Box::new(|n| {
             for _ in 0..n {
-                m.submit_event(black_box(toggle::events::TOGGLE), ());
+                m.submit(black_box(toggle::Event::Toggle));
             }
         }),
         Box::new(|n| {
@@ -249,6 +292,20 @@ fn main() {
     let m = counter::Counter::new();
     m.start();
     let mut hand = CounterTwin::default();
+    compare(
+        "counter",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                m.submit(black_box(counter::Event::Inc));
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                hand.handle(black_box(CounterEvent::Inc));
+            }
+        }),
+    );
     compare(
         "counter-string",
         rounds,
@@ -265,11 +322,11 @@ fn main() {
     );
     let mut sm = with_statig::Counter::default().state_machine();
     compare(
-        "counter-string/statig",
+        "counter/statig",
         rounds,
         Box::new(|n| {
             for _ in 0..n {
-                m.submit_event(black_box(counter::events::INC), ());
+                m.submit(black_box(counter::Event::Inc));
             }
         }),
         Box::new(|n| {
@@ -282,12 +339,31 @@ fn main() {
 
     // counter-observed
     let heard = Rc::new(Cell::new(0u64));
+    let typed = counter::Counter::new();
+    let h = heard.clone();
+    typed.observe(move |e| h.set(h.get() + u64::from(*e == counter::Event::Inc)));
+    typed.start();
     let m = counter::Counter::new();
     let h = heard.clone();
     m.connect_to_event(counter::events::INC, move |_| h.set(h.get() + 1));
     m.start();
     let h = heard.clone();
-    let mut hand = CounterTwin::observed(move |_| h.set(h.get() + 1));
+    let mut hand =
+        CounterTwin::observed(move |e| h.set(h.get() + u64::from(*e == CounterEvent::Inc)));
+    compare(
+        "counter-observed",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                typed.submit(black_box(counter::Event::Inc));
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                hand.handle(black_box(CounterEvent::Inc));
+            }
+        }),
+    );
     compare(
         "counter-observed-string",
         rounds,
@@ -309,11 +385,11 @@ fn main() {
     }
     .state_machine();
     compare(
-        "counter-observed-string/statig",
+        "counter-observed/statig",
         rounds,
         Box::new(|n| {
             for _ in 0..n {
-                m.submit_event(black_box(counter::events::INC), ());
+                typed.submit(black_box(counter::Event::Inc));
             }
         }),
         Box::new(|n| {
@@ -322,7 +398,7 @@ fn main() {
             }
         }),
     );
-    assert!(m.with_data(|d| d.count) >= hand.count);
+    assert!(typed.with_data(|d| d.count) + m.with_data(|d| d.count) >= hand.count);
 
     // sudoku-tap-observed
     let grid = puzzle::parse(include_str!("../../../puzzles/sudoku.data")).expect("a puzzle");

@@ -1,9 +1,11 @@
 //! Events through one benchmark machine, for profilers and exact instruction counts:
 //! `valgrind --tool=callgrind target/release/examples/toggle_profile [MACHINE] [EVENTS]`, with
 //! MACHINE one of `toggle` (default), `observed-toggle` (with a state observer),
-//! `deep-toggle`, `targetless`, `hand-written`, and EVENTS
+//! `typed-toggle` and `typed-observed-toggle` (the same through the typed API), `deep-toggle`,
+//! `targetless`, `counter` and `observed-counter` (typed, one `cond` and one `<assign>` per
+//! event; the second with a typed observer), `hand-written`, and EVENTS
 //! 100000 by default. Instructions per event = (count at N events - count at 0) / N.
-use scxml_bench::{deep_toggle, targetless, toggle, HandToggle};
+use scxml_bench::{counter, deep_toggle, targetless, toggle, HandToggle};
 use std::hint::black_box;
 
 fn main() {
@@ -27,6 +29,40 @@ fn main() {
                 m.submit_event(black_box(toggle::events::TOGGLE), ());
             }
             println!("entries: {}", entries.get());
+        }
+        "typed-toggle" => {
+            let m = toggle::Toggle::new();
+            m.start();
+            for _ in 0..events {
+                m.submit(black_box(toggle::Event::Toggle));
+            }
+            println!("on: {}", m.is_active(toggle::State::On));
+        }
+        "typed-observed-toggle" => {
+            let (m, entries) = scxml_bench::observed_toggle();
+            for _ in 0..events {
+                m.submit(black_box(toggle::Event::Toggle));
+            }
+            println!("entries: {}", entries.get());
+        }
+        "counter" => {
+            let m = counter::Counter::new();
+            m.start();
+            for _ in 0..events {
+                m.submit(black_box(counter::Event::Inc));
+            }
+            println!("count: {}", m.with_data(|d| d.count));
+        }
+        "observed-counter" => {
+            let m = counter::Counter::new();
+            let heard = std::rc::Rc::new(std::cell::Cell::new(0u64));
+            let h = heard.clone();
+            m.observe(move |_| h.set(h.get() + 1));
+            m.start();
+            for _ in 0..events {
+                m.submit(black_box(counter::Event::Inc));
+            }
+            println!("heard: {}", heard.get());
         }
         "deep-toggle" => {
             let m = deep_toggle::DeepToggle::new();
@@ -53,7 +89,8 @@ fn main() {
         }
         other => {
             eprintln!(
-                "unknown machine `{other}`: toggle, observed-toggle, deep-toggle, targetless or \
+                "unknown machine `{other}`: toggle, observed-toggle, typed-toggle, \
+                 typed-observed-toggle, deep-toggle, targetless, counter, observed-counter or \
                  hand-written"
             );
             std::process::exit(2);

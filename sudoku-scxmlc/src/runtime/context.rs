@@ -413,7 +413,7 @@ impl<E: ChartEvent> Context<E> {
             let due = self.now.saturating_add(delay);
             let event = match route {
                 Route::Own => self.typed_or_refused(event)?,
-                _ => Envelope::Dynamic(event),
+                _ => Envelope::Dynamic(Box::new(event)),
             };
             self.timers.schedule_to(due, route, event);
             return Ok(id);

@@ -124,7 +124,7 @@ pub enum SendId {
     /// A generated id, `send-N`.
     Generated(u64),
     /// Any other id.
-    Text(String),
+    Text(Box<str>),
 }
 
 impl SendId {
@@ -134,7 +134,7 @@ impl SendId {
             SendId::None => None,
             SendId::Static(s) => Some((*s).to_owned()),
             SendId::Generated(n) => Some(format!("send-{n}")),
-            SendId::Text(s) => Some(s.clone()),
+            SendId::Text(s) => Some(s.to_string()),
         }
     }
 
@@ -143,7 +143,7 @@ impl SendId {
         match self {
             SendId::None => false,
             SendId::Static(s) => *s == id,
-            SendId::Text(s) => s == id,
+            SendId::Text(s) => &**s == id,
             SendId::Generated(n) => id.strip_prefix("send-").is_some_and(|digits| {
                 (digits == "0" || !digits.starts_with('0'))
                     && digits.bytes().all(|b| b.is_ascii_digit())
@@ -153,7 +153,7 @@ impl SendId {
     }
 
     fn from_text(id: Option<String>) -> Self {
-        id.map_or(SendId::None, SendId::Text)
+        id.map_or(SendId::None, |id| SendId::Text(id.into_boxed_str()))
     }
 }
 
@@ -166,13 +166,8 @@ pub enum Origin {
     /// This session's own `<send>`: `origin` is `#_scxml_<session id>` and `origintype` the
     /// SCXML event I/O processor.
     OwnSession,
-    /// Given as text (`origin`, `origintype`).
-    Text {
-        /// `origin`.
-        origin: Option<String>,
-        /// `origintype`.
-        origintype: Option<String>,
-    },
+    /// Given as text: `origin` and `origintype` (boxed: rare, and events stay small).
+    Text(Box<(Option<String>, Option<String>)>),
 }
 
 /// The fields of an event besides its name and data (SCXML 1.0, 5.10.1).
@@ -185,7 +180,7 @@ pub struct Meta {
     /// `_event.origin` and `_event.origintype`.
     pub origin: Origin,
     /// `_event.invokeid`.
-    pub invokeid: Option<String>,
+    pub invokeid: Option<Box<str>>,
 }
 
 impl Meta {
@@ -205,8 +200,8 @@ impl Meta {
 pub enum Envelope<E> {
     /// An event of the chart's names, typed.
     Typed(E, Meta),
-    /// Any other event.
-    Dynamic(Event),
+    /// Any other event (boxed, so that typed events stay small to move).
+    Dynamic(Box<Event>),
 }
 
 impl<E: ChartEvent> Envelope<E> {
@@ -229,7 +224,7 @@ impl<E: ChartEvent> Envelope<E> {
                 let origin = if origin.is_none() && origintype.is_none() {
                     Origin::None
                 } else {
-                    Origin::Text { origin, origintype }
+                    Origin::Text(Box::new((origin, origintype)))
                 };
                 Ok(Envelope::Typed(
                     e,
@@ -237,11 +232,11 @@ impl<E: ChartEvent> Envelope<E> {
                         kind,
                         sendid: SendId::from_text(sendid),
                         origin,
-                        invokeid,
+                        invokeid: invokeid.map(String::into_boxed_str),
                     },
                 ))
             }
-            Conversion::Untyped(data) => Ok(Envelope::Dynamic(Event {
+            Conversion::Untyped(data) => Ok(Envelope::Dynamic(Box::new(Event {
                 name,
                 kind,
                 data,
@@ -249,7 +244,7 @@ impl<E: ChartEvent> Envelope<E> {
                 origin,
                 origintype,
                 invokeid,
-            })),
+            }))),
             Conversion::Invalid(reason) => Err(Refused { name, reason }),
         }
     }
@@ -300,7 +295,7 @@ impl<E: ChartEvent> Envelope<E> {
     /// `origin`). A payload that does not serialize becomes `null` (and is logged).
     pub fn to_event(&self, session: &str) -> Event {
         match self {
-            Envelope::Dynamic(e) => e.clone(),
+            Envelope::Dynamic(e) => e.as_ref().clone(),
             Envelope::Typed(e, meta) => {
                 let data = e.to_json().unwrap_or_else(|err| {
                     tracing::warn!(event = e.name(), "event data does not serialize: {err}");
@@ -312,7 +307,7 @@ impl<E: ChartEvent> Envelope<E> {
                         Some(format!("#_scxml_{session}")),
                         Some(super::context::SCXML_PROCESSOR.to_owned()),
                     ),
-                    Origin::Text { origin, origintype } => (origin.clone(), origintype.clone()),
+                    Origin::Text(text) => text.as_ref().clone(),
                 };
                 Event {
                     name: e.name().to_owned(),
@@ -321,7 +316,7 @@ impl<E: ChartEvent> Envelope<E> {
                     sendid: meta.sendid.text(),
                     origin,
                     origintype,
-                    invokeid: meta.invokeid.clone(),
+                    invokeid: meta.invokeid.as_deref().map(str::to_owned),
                 }
             }
         }
@@ -335,7 +330,7 @@ impl<E: ChartEvent> Envelope<E> {
 pub(crate) fn external<E: ChartEvent>(name: &str, data: Value) -> Result<Envelope<E>, String> {
     match E::from_json(name, data) {
         Conversion::Typed(e) => Ok(Envelope::Typed(e, Meta::of(EventKind::External))),
-        Conversion::Untyped(data) => Ok(Envelope::Dynamic(Event::new(name, data))),
+        Conversion::Untyped(data) => Ok(Envelope::Dynamic(Box::new(Event::new(name, data)))),
         Conversion::Invalid(why) => Err(why),
     }
 }
@@ -349,14 +344,14 @@ pub(crate) fn typed_or_plain<E: ChartEvent>(event: Event, chart: &str) -> Envelo
         Ok(e) => e,
         Err(refused) => {
             tracing::warn!(chart, event = name.as_str(), "{}", refused.reason);
-            Envelope::Dynamic(Event::with_kind(name, kind, Value::Null))
+            Envelope::Dynamic(Box::new(Event::with_kind(name, kind, Value::Null)))
         }
     }
 }
 
 impl<E> Default for Envelope<E> {
     fn default() -> Self {
-        Envelope::Dynamic(Event::default())
+        Envelope::Dynamic(Box::default())
     }
 }
 

@@ -329,6 +329,7 @@ impl Shape<'_> {
 impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     /// A machine that has not started, over `tables` with the fresh datamodel `data`.
     pub(crate) fn new(tables: &'static Tables<D, E>, data: D) -> Self {
+        super::panic::install_hook();
         let n = tables.states.len();
         Interpreter {
             tables,
@@ -751,8 +752,25 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     /// after `microsteps` microsteps; then a stop, if a top-level final state was reached.
     #[inline]
     pub(crate) fn finish_external(&mut self, microsteps: usize) {
+        if self.ctx.internal.is_empty() && !self.has_eventless && self.tables.invokes.is_empty() {
+            // Nothing raised, nothing eventless, nothing to invoke: the macrostep is over
+            // (what `settle` would find).
+            if !self.running {
+                self.finish_if_stopped();
+            }
+            return;
+        }
         self.settle(microsteps);
         self.finish_if_stopped();
+    }
+
+    /// After a generated macrostep that left nothing queued: the row of the active atomic
+    /// state in the quiet cells ([`prepare_quiet`](Self::prepare_quiet)).
+    #[inline]
+    pub(crate) fn quiet_row_now(&self) -> Option<u32> {
+        let fast = self.fast_path?;
+        (self.running && self.ctx.external.is_empty() && self.outbox.is_empty())
+            .then(|| fast.row(self.leaf()))
     }
 
     /// Raises `error.execution` for a failure at chart line `line` and reports it.
@@ -1529,19 +1547,22 @@ mod tests {
             ]
         );
         i.outbox.clear();
-        i.process_external(Envelope::Dynamic(Event::new("leave", Value::Null)));
+        i.process_external(Envelope::Dynamic(Box::new(Event::new(
+            "leave",
+            Value::Null,
+        ))));
         assert_eq!(ids(&i), ["out"]);
         assert_eq!(i.history[2], [4]);
         assert!(i.history_recorded.contains(2));
         let mut tmp = Vec::new();
         i.shape().effective_targets(7, &mut tmp);
         assert_eq!(tmp, [4]);
-        i.process_external(Envelope::Dynamic(Event::new("back", Value::Null)));
+        i.process_external(Envelope::Dynamic(Box::new(Event::new("back", Value::Null))));
         assert_eq!(ids(&i), ["p", "a", "a1"]);
-        i.process_external(Envelope::Dynamic(Event::new("go", Value::Null)));
+        i.process_external(Envelope::Dynamic(Box::new(Event::new("go", Value::Null))));
         assert_eq!(ids(&i), ["p", "b"]);
         assert_eq!(i.ctx.event().name, "go");
-        i.process_external(Envelope::Dynamic(Event::new("in", Value::Null)));
+        i.process_external(Envelope::Dynamic(Box::new(Event::new("in", Value::Null))));
         assert_eq!(ids(&i), ["p", "a", "a1"]);
         assert!(i.running && i.started);
     }

@@ -258,7 +258,7 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
             {
                 Some(i) => {
                     let event = match event {
-                        Envelope::Dynamic(e) => e,
+                        Envelope::Dynamic(e) => *e,
                         typed => typed.to_event(self.ctx.session_id()),
                     };
                     self.ctx.children[i].session.deliver(event);

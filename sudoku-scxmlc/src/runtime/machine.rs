@@ -67,6 +67,9 @@ struct Shared<C: Chart> {
     advance_target: Cell<Option<Duration>>,
     /// Precomputed macrosteps apply ([`Machine::set_precomputed_steps`]).
     precomputed: Cell<bool>,
+    /// Which kinds of observer are connected (some may have been disconnected since: it is
+    /// brought up to date after each delivery).
+    watch: Cell<Watch>,
     observers: RefCell<Observers<C::Event>>,
     /// A reused notification buffer.
     spare: RefCell<Vec<Notification>>,
@@ -135,7 +138,24 @@ impl<E> Default for Observers<E> {
     }
 }
 
+/// Which kinds of observer a machine has: what the interpreter must record.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Watch {
+    states: bool,
+    events: bool,
+    logs: bool,
+}
+
 impl<E> Observers<E> {
+    /// What is observed now.
+    fn watch(&self) -> Watch {
+        Watch {
+            states: self.observe_states(),
+            events: self.observe_events(),
+            logs: self.observe_logs(),
+        }
+    }
+
     /// Whether some state observer is connected.
     fn observe_states(&self) -> bool {
         self.states.iter().any(|(_, s)| s.is_live())
@@ -312,6 +332,7 @@ impl<C: Chart> Machine<C> {
                 max_steps_per_call: Cell::new(DEFAULT_MAX_STEPS_PER_CALL),
                 advance_target: Cell::new(None),
                 precomputed: Cell::new(true),
+                watch: Cell::new(Watch::default()),
                 observers: RefCell::new(Observers::default()),
                 spare: RefCell::new(Vec::new()),
                 quiet: Cell::new(false),
@@ -698,7 +719,7 @@ impl<C: Chart> Machine<C> {
             if let (Some(index), Ok(mut core)) = (C::event_index(event.name()), self.core_mut()) {
                 if let Some(step) = core.fast_macrostep(index) {
                     if shared.inbox.borrow().is_empty() {
-                        Self::record_for(&shared.observers.borrow(), &mut core);
+                        Self::record_for(shared.watch.get(), &mut core);
                         core.run_fast_macrostep(step, event);
                         if shared.quiet.get() {
                             // Quiet but for this event's data: keep the row in step.
@@ -761,13 +782,13 @@ impl<C: Chart> Machine<C> {
         if !core.ctx.external.is_empty() {
             return Err(event);
         }
-        Self::record_for(&shared.observers.borrow(), &mut core);
+        Self::record_for(shared.watch.get(), &mut core);
         core.generated_step(event)?;
         let follow_up = !core.outbox.is_empty() || !core.ctx.external.is_empty();
         if !follow_up && shared.quiet.get() {
             // Quiet but for this event's macrostep: keep the row in step.
-            match core.prepare_quiet() {
-                Some((_, row)) => shared.quiet_row.set(row),
+            match core.quiet_row_now() {
+                Some(row) => shared.quiet_row.set(row),
                 None => shared.quiet.set(false),
             }
         }
@@ -801,10 +822,11 @@ impl<C: Chart> Machine<C> {
     }
 
     /// What the interpreter records for the observers connected now.
-    fn record_for(obs: &Observers<C::Event>, core: &mut Core<C>) {
-        core.record_states = obs.observe_states();
-        core.record_events = obs.observe_events();
-        match (obs.observe_logs(), core.ctx.logs.is_some()) {
+    #[inline]
+    fn record_for(watch: Watch, core: &mut Core<C>) {
+        core.record_states = watch.states;
+        core.record_events = watch.events;
+        match (watch.logs, core.ctx.logs.is_some()) {
             (true, false) => core.ctx.logs = Some(Vec::new()),
             (false, true) => core.ctx.logs = None,
             _ => {}
@@ -892,6 +914,7 @@ impl<C: Chart> Machine<C> {
         let list = Rc::make_mut(&mut obs.states);
         list.retain(|(_, s)| s.is_live());
         list.push((C::index(state), slot));
+        self.inner.watch.set(obs.watch());
         connection
     }
 
@@ -920,6 +943,7 @@ impl<C: Chart> Machine<C> {
         let list = Rc::make_mut(&mut obs.events);
         list.retain(|(_, s)| s.is_live());
         list.push((descriptors, slot));
+        self.inner.watch.set(obs.watch());
         connection
     }
 
@@ -958,6 +982,7 @@ impl<C: Chart> Machine<C> {
         let list = Rc::make_mut(&mut obs.typed);
         list.retain(|s| s.is_live());
         list.push(slot);
+        self.inner.watch.set(obs.watch());
         connection
     }
 
@@ -977,6 +1002,7 @@ impl<C: Chart> Machine<C> {
         let list = Rc::make_mut(&mut obs.logs);
         list.retain(|s| s.is_live());
         list.push(slot);
+        self.inner.watch.set(obs.watch());
         connection
     }
 
@@ -1094,7 +1120,7 @@ impl<C: Chart> Machine<C> {
                         }
                     }
                 }
-                Self::record_for(&shared.observers.borrow(), &mut core);
+                Self::record_for(shared.watch.get(), &mut core);
                 self.step(&mut core)
             };
             steps += usize::from(progressed);
@@ -1281,6 +1307,8 @@ impl<C: Chart> Machine<C> {
             }
         }
         *shared.spare.borrow_mut() = batch;
+        // Observers disconnected by now need nothing recorded any more.
+        shared.watch.set(shared.observers.borrow().watch());
         true
     }
 }

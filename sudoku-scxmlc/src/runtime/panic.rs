@@ -23,8 +23,9 @@ thread_local! {
 
 static INSTALL_HOOK: Once = Once::new();
 
-/// Installs the hook that keeps caught panics of chart code quiet (once per process).
-fn install_hook() {
+/// Installs the hook that keeps caught panics of chart code quiet (once per process; every
+/// machine calls it when it is made, so that running chart code costs no check).
+pub(crate) fn install_hook() {
     INSTALL_HOOK.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
@@ -44,14 +45,15 @@ fn install_hook() {
 struct InChartCode;
 
 impl InChartCode {
+    #[inline]
     fn enter() -> Self {
-        install_hook();
         IN_CHART_CODE.with(|c| c.set(c.get() + 1));
         InChartCode
     }
 }
 
 impl Drop for InChartCode {
+    #[inline]
     fn drop(&mut self) {
         IN_CHART_CODE.with(|c| c.set(c.get().saturating_sub(1)));
     }
@@ -73,6 +75,7 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Runs generated code, turning a panic into an [`ExecError`] (without printing it).
+#[inline]
 pub(crate) fn guarded<R>(f: impl FnOnce() -> Result<R, ExecError>) -> Result<R, ExecError> {
     let _running = InChartCode::enter();
     match catch_unwind(AssertUnwindSafe(f)) {
@@ -84,6 +87,7 @@ pub(crate) fn guarded<R>(f: impl FnOnce() -> Result<R, ExecError>) -> Result<R, 
 /// Runs the body of a block of executable content or a condition, as generated code calls
 /// it: a panic becomes an [`ExecError`] here, so that the caller can still say which element
 /// was running (`ExecError::at` with the element's site).
+#[inline]
 pub fn run_chart_code<R>(f: impl FnOnce() -> Result<R, ExecError>) -> Result<R, ExecError> {
     guarded(f)
 }
@@ -94,6 +98,7 @@ mod tests {
 
     #[test]
     fn panics_in_chart_code_become_errors() {
+        install_hook();
         let r: Result<(), ExecError> = guarded(|| panic!("oops {}", 1));
         let message = r.unwrap_err().message().to_owned();
         assert!(message.starts_with("chart code panicked at "), "{message}");

@@ -197,10 +197,10 @@ mod tests {
     fn timers_fire_by_deadline_then_send_order_and_cancel_by_id() {
         let ms = Duration::from_millis;
         let ev = |name: &str, id: &str| {
-            Envelope::<Untyped>::Dynamic(Event {
+            Envelope::<Untyped>::Dynamic(Box::new(Event {
                 sendid: Some(id.to_owned()),
                 ..Event::new(name, Value::Null)
-            })
+            }))
         };
         let mut t = Timers::default();
         t.schedule(ms(20), ev("c", "x"));
