@@ -10,8 +10,9 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use scxml_chart_view::ChartMonitor;
 use serde_json::{json, Value};
-use slint::{ComponentHandle, VecModel};
+use slint::{ComponentHandle, Model, VecModel};
 use sudoku_machine::datamodel::Grid;
 use sudoku_machine::engine::Level;
 use sudoku_machine::game::{Phase, View};
@@ -25,7 +26,7 @@ use crate::open::{browse, read_puzzle_file, OpenError};
 use crate::session::{self, real_clock, Clock, Session};
 use crate::show::{glossary, show};
 use crate::worker::Worker;
-use crate::{keys, AppWindow, CellData, Game};
+use crate::{keys, AppWindow, CellData, ChartRow, Game};
 
 /// How the window is set up: where the game is saved and which clock it runs on.
 #[derive(Clone)]
@@ -53,6 +54,8 @@ pub struct Ui {
     session: Session,
     library: Library,
     worker: Worker,
+    /// Feeds the live chart view.
+    _chart: ChartMonitor,
 }
 
 impl Ui {
@@ -224,11 +227,13 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
         session.submit(events::UPDATE, Value::Null);
     }
 
+    let chart = watch_chart(&window, session.machine());
     Ok(Ui {
         window,
         session,
         library,
         worker,
+        _chart: chart,
     })
 }
 
@@ -375,6 +380,38 @@ fn observe(
     machine.connect_to_error(|error| eprintln!("sudoku: {error}"));
 }
 
+/// The live chart view: the machine's state tree and last events into the `Game` global.
+fn watch_chart(window: &AppWindow, machine: &Sudoku) -> ChartMonitor {
+    let monitor = ChartMonitor::attach(machine, scxml_chart_view::DEFAULT_EVENTS);
+    let rows = Rc::new(VecModel::<ChartRow>::default());
+    let events = Rc::new(VecModel::<slint::SharedString>::default());
+    let game = window.global::<Game>();
+    game.set_chart_rows(rows.clone().into());
+    game.set_chart_events(events.clone().into());
+    monitor.on_change(move |tree, last| {
+        for (i, row) in tree.iter().enumerate() {
+            let data = ChartRow {
+                id: row.id.into(),
+                depth: row.depth as i32,
+                active: row.active,
+                kind: row.kind_name().into(),
+            };
+            if i < rows.row_count() {
+                if rows.row_data(i).as_ref() != Some(&data) {
+                    rows.set_row_data(i, data);
+                }
+            } else {
+                rows.push(data);
+            }
+        }
+        let lines: Vec<slint::SharedString> = last.iter().map(|e| e.to_string().into()).collect();
+        if lines.iter().ne(events.iter().collect::<Vec<_>>().iter()) {
+            events.set_vec(lines);
+        }
+    });
+    monitor
+}
+
 /// The `generated` event's data, as the library keeps it.
 #[derive(serde::Deserialize)]
 struct GeneratedPuzzle {
@@ -421,7 +458,9 @@ fn bind_callbacks(
 
     let s = session.clone();
     game.on_key(move |text, control, shift| {
-        match keys::event_for(text.as_str(), control, shift, *phase.borrow()) {
+        // Copied out: submitting the event updates the phase from the machine's view.
+        let now = *phase.borrow();
+        match keys::event_for(text.as_str(), control, shift, now) {
             Some((event, data)) => {
                 s.submit(event, data);
                 true

@@ -20,6 +20,7 @@ mod snapshot;
 mod state_set;
 mod tables;
 mod time;
+mod tree;
 
 pub use context::{Context, SendRequest};
 pub use error::{ErrorSite, ExecError, InitError, RuntimeError};
@@ -35,6 +36,7 @@ pub use tables::{
     Invoke, StateIndex, StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo, NO_STATE,
 };
 pub use time::parse_delay;
+pub use tree::{state_tree, NodeKind, StateNode};
 
 /// Re-exported so generated code and chart code reach `serde_json` through the runtime.
 pub use serde_json;
