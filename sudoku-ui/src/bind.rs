@@ -196,12 +196,12 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
     game.set_puzzle_names(library.labels().into());
     game.set_glossary(glossary());
     if let Some(notice) = notice {
-        game.set_notice(notice.into());
+        add_notice(&game, &notice);
     }
     let w = window.as_weak();
     session.on_save_error(move |message| {
         if let Some(window) = w.upgrade() {
-            window.global::<Game>().set_notice(message.into());
+            add_notice(&window.global::<Game>(), &message);
         }
     });
 
@@ -237,14 +237,51 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
     })
 }
 
-/// Opens the save folder: the machine of the saved game, or the notice to show when it
-/// could not be used (it is then set aside).
+/// Opens the save folder: the machine of the saved game, and what to tell the player (a
+/// save that could not be used is set aside; a damaged journal is replayed up to the damage
+/// and a copy kept; a folder another window holds is left alone and this window plays
+/// unsaved).
 fn open_save(dir: &Path) -> (Option<Autosave>, Option<Sudoku>, Option<String>) {
-    let (mut save, found) = Autosave::open(dir);
+    let (mut save, found) = match Autosave::open(dir) {
+        Ok(opened) => opened,
+        Err(AutosaveError::Busy { path }) => {
+            let notice = format!(
+                "Another Sudoku window is playing the game saved in {}. This window starts a \
+                 new game and does not save it, so that the two cannot overwrite each other.",
+                path.display()
+            );
+            eprintln!("sudoku: {notice}");
+            return (None, None, Some(notice));
+        }
+        Err(error) => {
+            let notice = format!(
+                "Your saved game cannot be opened ({error}). A new game was started; it is not \
+                 saved."
+            );
+            eprintln!("sudoku: {notice}");
+            return (None, None, Some(notice));
+        }
+    };
     let problem = match found {
         Ok(None) => return (Some(save), None, None),
         Ok(Some(restored)) => match session::restore(&restored) {
-            Ok(machine) => return (Some(save), Some(machine), None),
+            Ok(machine) => {
+                let notice = restored.damage.map(|(path, line, reason)| {
+                    let kept = match save.keep_damaged_journal() {
+                        Ok(copy) => format!("a copy was kept as {}", copy.display()),
+                        Err(e) => format!("no copy could be kept ({e})"),
+                    };
+                    format!(
+                        "Your saved game was restored up to the moves before line {line} of {}, \
+                         which is damaged ({reason}); moves after it are lost, and {kept}.",
+                        path.display()
+                    )
+                });
+                if let Some(notice) = &notice {
+                    eprintln!("sudoku: {notice}");
+                }
+                return (Some(save), Some(machine), notice);
+            }
             Err(problem) => format!(
                 "{}: {problem}",
                 dir.join(crate::autosave::SNAPSHOT).display()
@@ -277,6 +314,16 @@ fn open_save(dir: &Path) -> (Option<Autosave>, Option<Sudoku>, Option<String>) {
     };
     eprintln!("sudoku: {notice}");
     (keep_saving.then_some(save), None, Some(notice))
+}
+
+/// Shows `notice` in the window, after any notice already shown.
+fn add_notice(game: &Game, notice: &str) {
+    let shown = game.get_notice();
+    if shown.is_empty() {
+        game.set_notice(notice.into());
+    } else if !shown.contains(notice) {
+        game.set_notice(format!("{shown}\n\n{notice}").into());
+    }
 }
 
 /// Machine notifications → the window, and the chart's requests → the services.
