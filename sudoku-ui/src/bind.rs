@@ -22,7 +22,7 @@ use sudoku_scxmlc::runtime::Event;
 
 use crate::autosave::{Autosave, AutosaveError};
 use crate::library::{Library, Source};
-use crate::open::{browse, read_puzzle_file, OpenError};
+use crate::open::{browse, chooser_available, read_puzzle_file, OpenError};
 use crate::session::{self, real_clock, Clock, Session};
 use crate::show::{glossary, show};
 use crate::worker::Worker;
@@ -56,6 +56,14 @@ pub struct Ui {
     worker: Worker,
     /// Feeds the live chart view.
     _chart: ChartMonitor,
+}
+
+/// A shown Slint window keeps itself alive, and with it the callbacks that hold the
+/// session: hiding it on drop lets the session (and its save folder's lock) go.
+impl Drop for Ui {
+    fn drop(&mut self) {
+        let _ = self.window.hide();
+    }
 }
 
 impl Ui {
@@ -162,7 +170,7 @@ pub fn init_with_autosave(
 pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::PlatformError> {
     let window = AppWindow::new()?;
     let game = window.global::<Game>();
-    let library = Library::new(
+    let (library, library_notice) = Library::new(
         puzzles,
         config.save_dir.as_ref().map(|d| d.join("library.json")),
     );
@@ -195,8 +203,8 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
     game.set_cells(cells.clone().into());
     game.set_puzzle_names(library.labels().into());
     game.set_glossary(glossary());
-    if let Some(notice) = notice {
-        add_notice(&game, &notice);
+    for notice in notice.iter().chain(&library_notice) {
+        add_notice(&game, notice);
     }
     let w = window.as_weak();
     session.on_save_error(move |message| {
@@ -378,7 +386,8 @@ fn observe(
         }
     });
 
-    let (s, wk, lib) = (session.clone(), worker.clone(), library.clone());
+    // Observers hold the session weakly: the machine they observe belongs to it.
+    let (s, wk, lib) = (session.downgrade(), worker.clone(), library.clone());
     machine.connect_to_event(events::GENERATE_REQUEST, move |event: &Event| {
         let level = match event.param::<Level>("level") {
             Ok(level) => level,
@@ -399,7 +408,9 @@ fn observe(
                     Source::Generated,
                 );
             }
-            s.submit(events::GENERATED, made);
+            if let Some(s) = s.upgrade() {
+                s.submit(events::GENERATED, made);
+            }
         });
     });
     let wk = worker.clone();
@@ -559,6 +570,16 @@ fn bind_callbacks(
     let w = window.as_weak();
     game.on_browse(move || {
         let (w, open) = (w.clone(), open.clone());
+        if !chooser_available() {
+            if let Some(window) = w.upgrade() {
+                window.global::<Game>().set_open_error(
+                    "No file chooser is available on this desktop (no XDG portal and no \
+                     zenity): type the file's path above."
+                        .into(),
+                );
+            }
+            return;
+        }
         browse(move |picked| {
             if let (Some(path), Some(window)) = (picked, w.upgrade()) {
                 let text = path.display().to_string();
@@ -588,6 +609,19 @@ fn bind_callbacks(
                 window.invoke_focus_keys();
             }
         });
+    });
+
+    // A dialog over the board, like a minimised window, stops the clock.
+    let s = session.clone();
+    game.on_board_covered(move |covered| {
+        s.submit(
+            if covered {
+                events::WINDOW_HIDDEN
+            } else {
+                events::WINDOW_SHOWN
+            },
+            Value::Null,
+        )
     });
 
     let s = session.clone();

@@ -62,7 +62,10 @@ pub fn check(data: &SudokuData, active: &[State]) -> Result<(), String> {
     // About 317 years: more is damage, and would overflow the clock.
     const MAX_TENTHS: u64 = 100_000_000_000;
     if play.tenths > MAX_TENTHS {
-        return Err(format!("the time played ({} tenths of a second) is out of range", play.tenths));
+        return Err(format!(
+            "the time played ({} tenths of a second) is out of range",
+            play.tenths
+        ));
     }
     check_grid("the puzzle being typed in", &data.draft.grid)?;
     check_grid("the searched position", &data.search.start)?;

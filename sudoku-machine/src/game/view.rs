@@ -257,7 +257,14 @@ pub fn view(
         Phase::Editing | Phase::Reviewed => draft_cells(draft, phase == Phase::Editing),
         Phase::Searching => search_cells(search),
         _ if hidden => vec![CellView::default(); 81],
-        _ => game_cells(givens, puzzle, play, settings, running, phase == Phase::Revealed),
+        _ => game_cells(
+            givens,
+            puzzle,
+            play,
+            settings,
+            running,
+            phase == Phase::Revealed,
+        ),
     };
     let idle = matches!(phase, Phase::Unsolved | Phase::Solved | Phase::Revealed);
     let playing = matches!(phase, Phase::Running | Phase::Paused | Phase::Hidden);

@@ -73,11 +73,14 @@ impl std::fmt::Display for EventLine {
     }
 }
 
+/// What [`ChartMonitor::on_change`] calls: the state tree's rows and the last events.
+type OnChange = Rc<dyn Fn(&[Row], &VecDeque<EventLine>)>;
+
 struct Inner {
     rows: Vec<Row>,
     events: VecDeque<EventLine>,
     keep: usize,
-    on_change: Option<Rc<dyn Fn(&[Row], &VecDeque<EventLine>)>>,
+    on_change: Option<OnChange>,
 }
 
 /// The live data of a machine's view; see the [crate docs](crate).

@@ -137,7 +137,7 @@ mod tests {
         // damage.
         for cut in text.len() - b.line().len()..text.len() {
             let cut_short = parse(&text[..cut]);
-            assert_eq!(cut_short.entries, [a.clone()], "cut at {cut}");
+            assert_eq!(cut_short.entries, std::slice::from_ref(&a), "cut at {cut}");
             assert_eq!(cut_short.damage, None);
         }
         assert_eq!(parse(""), Parsed::default());
@@ -152,7 +152,10 @@ mod tests {
         let late = Entry::time(Duration::from_secs(9)).line();
         let backwards = parse(&format!("{late}{a}"));
         assert_eq!(backwards.entries.len(), 1);
-        assert_eq!(backwards.damage, Some((2, "the time goes backwards".into())));
+        assert_eq!(
+            backwards.damage,
+            Some((2, "the time goes backwards".into()))
+        );
         let huge = parse("{\"t\":18446744073709551615}\n");
         assert!(huge.entries.is_empty());
         assert!(huge.damage.unwrap().1.contains("out of range"));

@@ -231,7 +231,10 @@ impl Autosave {
             ));
         }
         if saved.generation == u64::MAX {
-            return Err(AutosaveError::invalid(&path, "the generation is out of range"));
+            return Err(AutosaveError::invalid(
+                &path,
+                "the generation is out of range",
+            ));
         }
         self.generation = saved.generation;
         self.snapshot_bytes = bytes.len() as u64;
@@ -479,12 +482,14 @@ mod tests {
         save.record(Duration::from_millis(10), "digit", &json!({"digit": 3}))
             .unwrap();
         save.record_time(Duration::from_secs(5)).unwrap();
-        let (_, found) = Autosave::open(&dir).unwrap();
+        drop(save); // the window closes (or the process dies)
+        let (mut save, found) = Autosave::open(&dir).unwrap();
         let restored = found.unwrap().unwrap();
         assert_eq!(restored.snapshot.chart, "a");
         assert_eq!(restored.journal.len(), 2);
         assert_eq!(restored.journal[0].event.as_deref(), Some("digit"));
         save.compact(&snapshot("b")).unwrap();
+        drop(save);
         let (_, found) = Autosave::open(&dir).unwrap();
         let restored = found.unwrap().unwrap();
         assert_eq!(
@@ -510,6 +515,7 @@ mod tests {
             Entry::time(Duration::ZERO).line(),
         )
         .unwrap();
+        drop(save);
         let (_, found) = Autosave::open(&dir).unwrap();
         assert!(found.unwrap().unwrap().journal.is_empty());
         fs::remove_dir_all(&dir).unwrap();
@@ -549,9 +555,15 @@ mod tests {
     fn one_window_at_a_time_owns_the_folder() {
         let dir = temp("lock");
         let (first, _) = Autosave::open(&dir).unwrap();
-        assert!(matches!(Autosave::open(&dir), Err(AutosaveError::Busy { .. })));
+        assert!(matches!(
+            Autosave::open(&dir),
+            Err(AutosaveError::Busy { .. })
+        ));
         drop(first);
-        assert!(Autosave::open(&dir).is_ok(), "the lock goes with the window");
+        assert!(
+            Autosave::open(&dir).is_ok(),
+            "the lock goes with the window"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -560,7 +572,8 @@ mod tests {
         let dir = temp("damaged-journal");
         let (mut save, _) = Autosave::open(&dir).unwrap();
         save.compact(&snapshot("a")).unwrap();
-        save.record(Duration::from_millis(10), "digit", &json!({"digit": 3})).unwrap();
+        save.record(Duration::from_millis(10), "digit", &json!({"digit": 3}))
+            .unwrap();
         let journal = dir.join("journal-1.jsonl");
         let mut text = fs::read_to_string(&journal).unwrap();
         text.push_str("garbage\n");
