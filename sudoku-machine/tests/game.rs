@@ -321,12 +321,25 @@ fn show_answer_ends_the_game_unsolved_and_is_disabled_while_paused() {
     g.send(events::ANSWER, json!(null));
     assert!(g.active(State::Paused), "ignored while paused");
     g.send(events::RESUME, json!(null));
+    // It ends the game, so it asks first; keeping the game returns to it.
     let v = g.send(events::ANSWER, json!(null));
+    assert!(g.active(State::Confirming));
+    assert_eq!(
+        (v.question_title.as_str(), v.confirm_label.as_str()),
+        ("Show the answer?", "Show answer")
+    );
+    g.send(events::CANCEL, json!(null));
+    assert!(g.active(State::Running));
+    g.send(events::ANSWER, json!(null));
+    let v = g.send(events::CONFIRM, json!(null));
     assert!(g.active(State::Revealed) && !g.active(State::Solved));
     assert_eq!(v.phase, Phase::Revealed);
     assert_eq!(v.status, "Answer shown: not solved by you");
     let solution = g.solution();
     assert!((0..81).all(|i| v.cells[i].value == solution.0[i / 9][i % 9]));
+    // The digits the answer filled in are set apart from the givens and the player's.
+    let (r, c) = g.empty_cells()[0];
+    assert!(v.cells[r * 9 + c].guessed && !v.cells[3].guessed);
     assert_eq!(g.machine.next_deadline(), None, "the clock stopped");
     // Start plays it again, without asking (the game was over).
     g.send(events::START, json!(null));
@@ -355,9 +368,13 @@ fn the_clock_ticks_only_while_running_and_pause_resumes_the_exact_sub_state() {
     assert!(g.active(State::Pencil), "history brings back notes mode");
     assert!(v.pencil && v.cells[3].given);
     assert_eq!(v.clock, "0:02");
-    // Minimised: the clock stops and comes back on its own when the window shows.
+    // Minimised: the clock stops and comes back on its own when the window shows; Resume
+    // there resumes too.
     g.send(events::WINDOW_HIDDEN, json!(null));
     assert!(g.active(State::Hidden));
+    g.send(events::RESUME, json!(null));
+    assert!(g.active(State::Pencil));
+    g.send(events::WINDOW_HIDDEN, json!(null));
     g.machine.advance_time(Duration::from_secs(30));
     g.send(events::WINDOW_SHOWN, json!(null));
     assert!(g.active(State::Pencil));
@@ -380,6 +397,32 @@ fn solving_stops_the_clock_and_shows_the_final_time() {
     assert_eq!(g.machine.next_deadline(), None);
     g.machine.advance_time(Duration::from_secs(10));
     assert_eq!(g.heard.borrow().clocks.len(), 75);
+}
+
+#[test]
+fn the_window_s_stop_asks_when_there_is_something_to_lose_and_qt_s_stop_does_not() {
+    let g = Game::new(QT);
+    let v = g.send(events::END, json!(null));
+    assert!(g.active(State::Unsolved), "nothing to lose: stops at once");
+    assert_eq!(v.can.start_stop_event, "start");
+    g.send(events::START, json!(null));
+    let (r, c) = g.empty_cells()[0];
+    g.put(r, c, 6);
+    let v = g.send(events::END, json!(null));
+    assert!(g.active(State::Confirming));
+    assert_eq!(v.question_title, "Stop this game?");
+    g.send(events::CANCEL, json!(null));
+    assert!(g.active(State::Running));
+    g.send(events::END, json!(null));
+    g.send(events::CONFIRM, json!(null));
+    assert!(g.active(State::Unsolved));
+    assert_eq!(g.value(r, c), 6, "the grid stays shown");
+    // Qt's stop never asks.
+    g.send(events::START, json!(null));
+    g.send(events::CONFIRM, json!(null));
+    g.put(r, c, 6);
+    g.send(events::STOP, json!(null));
+    assert!(g.active(State::Unsolved));
 }
 
 #[test]
@@ -602,6 +645,9 @@ fn a_saved_game_is_checked_against_the_chart_s_invariants() {
         check(&bad),
         Err("the game is marked solved, but the grid is not".into())
     );
+    // A clock past any real game.
+    let bad = forged(&saved, |data| data["play"]["tenths"] = json!(u64::MAX));
+    assert!(check(&bad).unwrap_err().contains("out of range"));
     // More hints than allowed; a redo list that does not fit.
     let bad = forged(&saved, |data| data["play"]["hints_used"] = json!(9));
     assert!(check(&bad).unwrap_err().contains("9 hints were used"));

@@ -86,6 +86,8 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
     game.set_status(view.status.as_str().into());
     game.set_message(view.message.as_str().into());
     game.set_question(view.question.as_str().into());
+    game.set_question_title(view.question_title.as_str().into());
+    game.set_confirm_label(view.confirm_label.as_str().into());
     game.set_clock(view.clock.as_str().into());
     game.set_hints_left(i32::from(view.hints_left));
     game.set_puzzle_name(view.puzzle.as_str().into());

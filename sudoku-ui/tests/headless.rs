@@ -92,6 +92,15 @@ impl Harness {
         self.find(label).invoke_accessible_default_action();
     }
 
+    /// Presses the open question's button that goes ahead (its label may also be a
+    /// toolbar button's, as Stop's is).
+    fn confirm(&self) {
+        let mut found = ElementHandle::find_by_element_id(self.ui.window(), "ConfirmDialog::go");
+        let button = found.next().expect("a question is open");
+        assert!(found.next().is_none(), "one question at a time");
+        button.invoke_accessible_default_action();
+    }
+
     fn enabled(&self, label: &str) -> bool {
         self.find(label)
             .accessible_enabled()
@@ -410,18 +419,20 @@ fn a_game_in_progress_is_not_discarded_without_asking() {
         0,
         "the chooser shows the game being played"
     );
-    h.press("Keep playing");
+    h.press("Keep my game");
     assert!(!h.exists("Discard"));
     assert_eq!(h.digit(r, c), "6");
     // Opening a file (as `--open FILE` does at start) asks too.
     let file = temp_file("open-in-progress.data", NEARLY_SOLVED);
     h.ui.open_puzzle_file(&file).unwrap();
     assert!(h.exists("Discard"));
-    h.press("Keep playing");
+    h.press("Keep my game");
     assert_eq!(h.digit(r, c), "6");
     std::fs::remove_file(file).unwrap();
-    // Stop, then Start, asks too; Escape is Keep playing.
+    // Stop asks first; then Start asks whether to discard; Escape is Keep playing.
     h.press("Stop");
+    assert!(h.exists("Stop this game?"), "Stop asks first");
+    h.confirm();
     h.press("Start");
     assert!(h.exists("Discard"));
     h.key(Key::Escape);
@@ -453,7 +464,7 @@ fn new_game_by_level_is_generated_off_the_ui_thread_and_can_be_cancelled() {
     h.wait(100);
     assert!(h.ui.machine().is_active(State::Running));
     assert!(
-        h.game().get_puzzle_name().starts_with("Easy #"),
+        h.game().get_puzzle_name().starts_with("Generated #"),
         "{}",
         h.game().get_puzzle_name()
     );
@@ -594,6 +605,7 @@ fn a_damaged_save_is_reported_in_the_window_and_set_aside() {
     assert!(notice.contains("game.json.bad-1"), "{notice}");
     assert!(h.exists(&format!("Notice: {notice}")));
     h.press("OK");
+    h.wait(50);
     assert!(h.game().get_notice().is_empty());
     assert!(h.ui.machine().is_active(State::Running), "a new game");
     assert!(files(&dir).contains(&"game.json.bad-1".to_owned()));

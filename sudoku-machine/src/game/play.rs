@@ -54,6 +54,10 @@ pub struct Play {
     pub hints_used: u8,
     /// The hint on screen, waiting for a second press to be carried out.
     pub hint: Option<ShownHint>,
+    /// The last hint paid for and not carried out: showing it again (after another action
+    /// took it off the screen) costs nothing.
+    #[serde(default)]
+    pub paid_hint: Option<ShownHint>,
     /// What the game last said to the player (a refusal, a hint, a warning); empty for
     /// nothing. Each player action replaces it.
     pub message: String,
@@ -93,12 +97,17 @@ impl Play {
     }
 
     /// Whether anything the player made would be lost by starting over: a digit that is not
-    /// a given, or a pencil mark.
+    /// a given, a pencil mark, a move that can be redone, a hint taken, or ten seconds of
+    /// play.
     pub fn has_progress(&self, givens: &Grid) -> bool {
-        (0..81u8).map(Cell).any(|cell| {
-            let content = self.content(cell);
-            content.notes != 0 || (content.value != 0 && !Self::is_given(givens, cell))
-        })
+        self.tenths >= 100
+            || self.hints_used > 0
+            || self.can_undo()
+            || self.can_redo()
+            || (0..81u8).map(Cell).any(|cell| {
+                let content = self.content(cell);
+                content.notes != 0 || (content.value != 0 && !Self::is_given(givens, cell))
+            })
     }
 
     /// Whether the grid is solved: every row, column and box holds 1 to 9 (Qt's
@@ -569,7 +578,14 @@ mod tests {
         p.toggle_note(&g, 1);
         assert!(p.has_progress(&g), "a note is progress");
         p.undo();
-        assert!(!p.has_progress(&g), "undone: nothing would be lost");
+        assert!(p.has_progress(&g), "undone, but it could be redone");
+        p.restart(&g);
+        p.hints_used = 1;
+        assert!(p.has_progress(&g), "a hint taken");
+        p.restart(&g);
+        p.tenths = 100;
+        assert!(p.has_progress(&g), "ten seconds played");
+        p.restart(&g);
         for _ in 0..9 {
             assert!(!p.tick());
         }

@@ -95,7 +95,8 @@ pub struct CellView {
     pub flash: u8,
     /// Candidates to draw struck out (the one the last step removed).
     pub struck: u16,
-    /// The digit was placed by the search inside a guess.
+    /// The digit was filled in by the machine: by the search inside a guess, or by Show
+    /// answer.
     pub guessed: bool,
 }
 
@@ -172,8 +173,13 @@ pub struct View {
     pub status: String,
     /// The last message to the player (a hint, a refusal, a warning); may be empty.
     pub message: String,
-    /// The question to confirm while [`Phase::Confirming`].
+    /// The question to confirm while [`Phase::Confirming`], its title, and what its
+    /// go-ahead button says.
     pub question: String,
+    /// The question's title.
+    pub question_title: String,
+    /// The go-ahead button's label.
+    pub confirm_label: String,
     /// Time played, `m:ss` (or `h:mm:ss`).
     pub clock: String,
     /// Hints left in this attempt.
@@ -251,7 +257,14 @@ pub fn view(
         Phase::Editing | Phase::Reviewed => draft_cells(draft, phase == Phase::Editing),
         Phase::Searching => search_cells(search),
         _ if hidden => vec![CellView::default(); 81],
-        _ => game_cells(givens, puzzle, play, settings, running),
+        _ => game_cells(
+            givens,
+            puzzle,
+            play,
+            settings,
+            running,
+            phase == Phase::Revealed,
+        ),
     };
     let idle = matches!(phase, Phase::Unsolved | Phase::Solved | Phase::Revealed);
     let playing = matches!(phase, Phase::Running | Phase::Paused | Phase::Hidden);
@@ -275,7 +288,7 @@ pub fn view(
         .into(),
         start_stop: idle || playing,
         start_stop_label: if playing { "Stop" } else { "Start" }.into(),
-        start_stop_event: if playing { "stop" } else { "start" }.into(),
+        start_stop_event: if playing { "end" } else { "start" }.into(),
         new_game: idle || playing,
         enter_edit: idle || running,
         check: phase == Phase::Editing,
@@ -293,7 +306,7 @@ pub fn view(
         Phase::Running if pencil => "Notes: digits set pencil marks".into(),
         Phase::Running => "Playing".into(),
         Phase::Paused => "Paused".into(),
-        Phase::Hidden => "Paused while the window is hidden".into(),
+        Phase::Hidden => "Paused".into(),
         Phase::Confirming => "Waiting for your answer".into(),
         Phase::Generating => format!("Generating a new {} puzzle…", pending.level()),
         Phase::Editing => "Edit mode: type the givens".into(),
@@ -340,6 +353,8 @@ pub fn view(
         } else {
             String::new()
         },
+        question_title: pending.title().into(),
+        confirm_label: pending.confirm_label().into(),
         clock,
         hints_left,
         puzzle: puzzle.name.clone(),
@@ -360,7 +375,18 @@ fn game_cells(
     play: &Play,
     settings: &Settings,
     running: bool,
+    revealed: bool,
 ) -> Vec<CellView> {
+    // After Show answer, the digits it filled in are set apart from the player's.
+    let answered: Vec<Cell> = match play.history.undo.last() {
+        Some(mv) if revealed && mv.kind == super::history::MoveKind::Answer => mv
+            .changes
+            .iter()
+            .filter(|c| c.before.value != c.after.value)
+            .map(|c| c.cell)
+            .collect(),
+        _ => Vec::new(),
+    };
     let errors = mistakes(givens, &play.values, settings.check, puzzle.solution.grid());
     let selected = play.cursor;
     let selected_value = selected.map_or(0, |c| play.values.0[c.row()][c.col()]);
@@ -386,6 +412,7 @@ fn game_cells(
                 } else {
                     u8::from(hint_related.contains(&cell))
                 },
+                guessed: answered.contains(&cell),
                 ..CellView::default()
             }
         })
@@ -546,7 +573,7 @@ mod tests {
         assert!(v.can.edit && v.can.hint && v.can.answer && !v.can.undo);
         assert_eq!(
             (v.can.pause_label.as_str(), v.can.start_stop_event.as_str()),
-            ("Pause", "stop")
+            ("Pause", "end")
         );
 
         let paused = |id: &str| id == "paused" || id == "playing";

@@ -22,6 +22,7 @@ mod state_set;
 mod steps;
 mod tables;
 mod time;
+mod tree;
 
 pub use context::{Context, SendRequest, TypedTarget};
 pub use envelope::{
@@ -42,6 +43,7 @@ pub use tables::{
     Invoke, StateIndex, StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo, NO_STATE,
 };
 pub use time::parse_delay;
+pub use tree::{state_tree, NodeKind, StateNode};
 
 /// Re-exported for the serde derives of generated payload types.
 pub use serde;
