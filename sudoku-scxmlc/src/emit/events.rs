@@ -24,9 +24,40 @@ impl Emitter<'_> {
     fn payload_type(&self, variant: &syn::Ident, payload: &Payload) -> Option<TokenStream> {
         match payload {
             Payload::Declared(t) => Some(t.clone()),
-            Payload::Fields(_) => Some(quote!(payloads::#variant)),
+            Payload::Fields(_) => {
+                let name = self.payload_struct(variant);
+                Some(quote!(payloads::#name))
+            }
             Payload::Unit | Payload::Json => None,
         }
+    }
+
+    /// The name of the payload struct of `variant` in `payloads`: the variant's name, or with
+    /// `Data` appended where a field type of some payload names a type of that name (the
+    /// event `view` carrying a `View`), which the struct would otherwise shadow.
+    pub(super) fn payload_struct(&self, variant: &syn::Ident) -> syn::Ident {
+        fn idents(tokens: &TokenStream, out: &mut Vec<String>) {
+            for tt in tokens.clone() {
+                match tt {
+                    proc_macro2::TokenTree::Ident(i) => out.push(i.to_string()),
+                    proc_macro2::TokenTree::Group(g) => idents(&g.stream(), out),
+                    _ => {}
+                }
+            }
+        }
+        let mut used = Vec::new();
+        for p in &self.plan.chart.event_payloads {
+            if let Payload::Fields(fields) = p {
+                for (_, t) in fields {
+                    idents(t, &mut used);
+                }
+            }
+        }
+        let mut name = variant.to_string();
+        while used.contains(&name) {
+            name.push_str("Data");
+        }
+        format_ident!("{}", name)
     }
 
     /// The `_event` binding for code of transition `t` when every event it names carries
@@ -101,19 +132,24 @@ impl Emitter<'_> {
                         .unwrap_or_else(|| quote!(()));
                     let ty_text = ty.to_string().replace(' ', "");
                     if let Payload::Fields(fields) = payload {
+                        let struct_name = self.payload_struct(&variant);
                         let doc = format!(
                             " The data of `{name}`: the parameters of its `<send>`s (first at {at})."
                         );
                         let fields = fields.iter().map(|(f, t)| {
+                            let doc = format!(
+                                " The `<param name=\"{f}\">` (or `namelist` item) of `{name}`, a `{}`.",
+                                t.to_string().replace(' ', "")
+                            );
                             let f = format_ident!("{}", f);
-                            quote!(pub #f: #t,)
+                            quote!(#[doc = #doc] pub #f: #t,)
                         });
                         structs.push(quote! {
                             #[doc = #doc]
                             #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq, #rt::serde::Serialize, #rt::serde::Deserialize)]
                             #[serde(crate = #serde_crate)]
                             #[allow(non_snake_case, non_camel_case_types, reason = "fields keep the spelling of the chart's `<param name>`")]
-                            pub struct #variant { #(#fields)* }
+                            pub struct #struct_name { #(#fields)* }
                         });
                     }
                     let doc = format!(" `{name}`, carrying a `{ty_text}` (declared at {at}).");

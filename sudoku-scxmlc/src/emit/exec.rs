@@ -439,7 +439,8 @@ impl Emitter<'_> {
                     let f = format_ident!("{}", f);
                     quote!(#f: #rt::IntoPayload::<#ty>::into_payload(#v),)
                 });
-                quote!(Event::#variant(payloads::#variant { #(#inits)* }))
+                let name = self.payload_struct(&variant);
+                quote!(Event::#variant(payloads::#name { #(#inits)* }))
             }
             _ => return None,
         };
