@@ -1,7 +1,8 @@
 //! The glue between the window and the state machine, in the manner of Qt's `mainwindow.cpp`.
 //!
-//! `Game` callbacks become machine events ([`Session::submit`]); machine notifications
-//! (`connect_to_event`) become `Game` properties ([`show`]). No Sudoku rule is decided here:
+//! `Game` callbacks become machine events ([`Session::submit`]); machine notifications (the
+//! typed `updateGUI`/`view` through `observe`, the others through `connect_to_event`) become
+//! `Game` properties ([`show`]). No Sudoku rule is decided here:
 //! whether a click counts, what a button means and whether the grid is solved is the chart's
 //! business. The window also hosts the services the chart asks for: the puzzle generator
 //! ([`Worker`]), the file chooser and the puzzle library.
@@ -17,7 +18,7 @@ use sudoku_machine::datamodel::Grid;
 use sudoku_machine::engine::Level;
 use sudoku_machine::game::{Phase, View};
 use sudoku_machine::puzzle::Puzzle;
-use sudoku_machine::{events, Sudoku};
+use sudoku_machine::{events, Event as GameEvent, Sudoku};
 use sudoku_scxmlc::runtime::Event;
 
 use crate::autosave::{Autosave, AutosaveError};
@@ -347,21 +348,21 @@ fn observe(
     let w = window.as_weak();
     let lib = library.clone();
     let current = Rc::new(RefCell::new(None::<Grid>));
-    machine.connect_to_event("updateGUI view", move |event: &Event| {
+    // `updateGUI` and `view` are typed (their `<param>`s have Rust types): the view arrives
+    // as the machine built it, without JSON.
+    machine.observe(move |event: &GameEvent| {
         let Some(window) = w.upgrade() else { return };
-        let view: View = match event.param("view") {
-            Ok(view) => view,
-            Err(error) => {
-                eprintln!("sudoku-ui: ignoring a view the window cannot read: {error}");
-                return;
+        let view: &View = match event {
+            GameEvent::UpdateGui(update) => {
+                *current.borrow_mut() = Some(update.initState);
+                &update.view
             }
+            GameEvent::View(shown) => &shown.view,
+            _ => return,
         };
-        if let Ok(givens) = event.param::<Grid>("initState") {
-            *current.borrow_mut() = Some(givens);
-        }
         *phase.borrow_mut() = view.phase;
         let game = window.global::<Game>();
-        show(&game, &cells, &view);
+        show(&game, &cells, view);
         // The chooser shows the puzzle being played (it snaps back after a cancelled choice).
         if let Some(givens) = *current.borrow() {
             let index = lib.index_of(&givens).unwrap_or_else(|| {

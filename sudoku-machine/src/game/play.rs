@@ -11,7 +11,7 @@ use sudoku_scxmlc::runtime::Event;
 
 use super::hints::ShownHint;
 use super::history::{Change, Content, History, Move, MoveKind};
-use crate::datamodel::{event_cell, is_solved, is_valid_position, Grid};
+use crate::datamodel::{event_cell, is_solved, is_valid_position, Grid, Position};
 use crate::engine::techniques::{bit, peers, Cell, ALL};
 
 /// Pencil marks of every cell, row-major: `notes.0[row][column]` is a 9-bit mask, digit `d` =
@@ -188,6 +188,17 @@ impl Play {
         };
         self.begin();
         self.cycle(cell)
+    }
+
+    /// [`tap`](Self::tap) for the chart's typed `tap` event: the same move, at `position`.
+    pub fn tap_at(&mut self, givens: &Grid, position: &Position) -> bool {
+        match position.cell() {
+            Some(cell) if !Self::is_given(givens, cell) => {
+                self.begin();
+                self.cycle(cell)
+            }
+            _ => false,
+        }
     }
 
     /// The digit of `cell` one up (9 to empty), as a [`MoveKind::Tap`] move.
