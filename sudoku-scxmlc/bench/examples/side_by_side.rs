@@ -27,6 +27,7 @@ use std::cell::Cell;
 use std::hint::black_box;
 use std::rc::Rc;
 use std::time::Instant;
+use sudoku_machine::datamodel::Position;
 use sudoku_machine::{events, puzzle, Sudoku};
 
 /// The statig versions of the toggle and the counter.
@@ -402,6 +403,46 @@ fn main() {
 
     // sudoku-tap-observed
     let grid = puzzle::parse(include_str!("../../../puzzles/sudoku.data")).expect("a puzzle");
+    let typed = Sudoku::new();
+    typed
+        .set_initial_values(json!({ "initState": grid }))
+        .expect("a grid");
+    let shown = Rc::new(Cell::new(0u64));
+    let s = shown.clone();
+    typed.observe(move |e| {
+        if let sudoku_machine::Event::UpdateGui(update) = e {
+            s.set(
+                s.get()
+                    + u64::from(update.currentState.0[0][0] < 10 && !update.view.cells.is_empty()),
+            );
+        }
+    });
+    typed.start();
+    typed.submit(sudoku_machine::Event::Start(serde_json::Value::Null));
+    let s = shown.clone();
+    let mut hand = TapTwin::new(
+        grid,
+        Box::new(move |current, _givens, view| {
+            s.set(s.get() + u64::from(current.0[0][0] < 10 && !view.cells.is_empty()))
+        }),
+    );
+    compare(
+        "sudoku-tap-observed",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                typed.submit(black_box(sudoku_machine::Event::Tap(Position {
+                    x: 0,
+                    y: 0,
+                })));
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                hand.tap(black_box(Position { x: 0, y: 0 }));
+            }
+        }),
+    );
     let m = Sudoku::new();
     m.set_initial_values(json!({ "initState": grid }))
         .expect("a grid");
@@ -429,7 +470,7 @@ fn main() {
         }),
         Box::new(|n| {
             for _ in 0..n {
-                hand.tap(black_box(0), black_box(0));
+                hand.tap(black_box(Position { x: 0, y: 0 }));
             }
         }),
     );

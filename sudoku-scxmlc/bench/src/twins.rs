@@ -3,10 +3,8 @@
 //! the events the benchmark sends, and tells an observer what a connected observer of the
 //! generated machine hears.
 
-use serde_json::json;
-use sudoku_machine::datamodel::{is_solved, is_valid_position, Grid};
+use sudoku_machine::datamodel::{is_solved, is_valid_tap, Grid, Position};
 use sudoku_machine::game::{view, Draft, Pending, Play, PuzzleInfo, Search, Settings, View};
-use sudoku_scxmlc::runtime::Event;
 
 /// The events of the toggle chart, as an enum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,9 +98,9 @@ impl CounterTwin {
 pub type GuiCallback = Box<dyn FnMut(&Grid, &Grid, &View)>;
 
 /// The Sudoku chart's `tap` while a game runs in pen mode (`running`/`pen`), by hand: the
-/// same datamodel functions the chart's transitions call (`is_valid_position`, `Play::tap`,
-/// `Play::is_solved`, `view`), in the same order, and a callback that receives what the
-/// chart's `updateGUI` carries.
+/// same datamodel functions the chart's transitions call (`is_valid_tap`, `Play::tap_at`,
+/// `is_solved`, `view`), in the same order, and a callback that receives what the chart's
+/// `updateGUI` carries.
 pub struct TapTwin {
     /// The puzzle's givens (`initState`).
     pub init_state: Grid,
@@ -153,10 +151,9 @@ impl TapTwin {
 
     /// Qt's `tap {x, y}`: the chart's `tap` transition of `running`, then `update`'s
     /// `updateGUI`.
-    pub fn tap(&mut self, x: u8, y: u8) {
-        let event = Event::new("tap", json!({ "x": x, "y": y }));
-        if is_valid_position(&self.init_state, &event) {
-            self.play.tap(&self.init_state, &event);
+    pub fn tap(&mut self, position: Position) {
+        if is_valid_tap(&self.init_state, &position) {
+            self.play.tap_at(&self.init_state, &position);
             self.solved = is_solved(&self.play.values);
             let view = view(
                 &self.init_state,

@@ -114,6 +114,7 @@ impl<E: ChartEvent> Context<E> {
     pub fn event(&self) -> &Event {
         match &self.event {
             Envelope::Dynamic(e) => e,
+            Envelope::Empty => &super::envelope::NO_EVENT,
             typed => self
                 .event_view
                 .get_or_init(|| typed.to_event(&self.session_id)),
@@ -523,6 +524,7 @@ mod tests {
         match e {
             Envelope::Dynamic(e) => e,
             Envelope::Typed(e, _) => match *e {},
+            Envelope::Empty => panic!("no event"),
         }
     }
 

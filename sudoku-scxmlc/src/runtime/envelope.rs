@@ -202,7 +202,20 @@ pub enum Envelope<E> {
     Typed(E, Meta),
     /// Any other event (boxed, so that typed events stay small to move).
     Dynamic(Box<Event>),
+    /// No event: `_event` before the first one (as [`Event::default`]).
+    Empty,
 }
+
+/// `_event` before the first event.
+pub(crate) static NO_EVENT: Event = Event {
+    name: String::new(),
+    kind: EventKind::External,
+    data: Value::Null,
+    sendid: None,
+    origin: None,
+    origintype: None,
+    invokeid: None,
+};
 
 impl<E: ChartEvent> Envelope<E> {
     /// `event` typed when its name is one of the chart's.
@@ -255,6 +268,7 @@ impl<E: ChartEvent> Envelope<E> {
         match self {
             Envelope::Typed(e, _) => e.name(),
             Envelope::Dynamic(e) => &e.name,
+            Envelope::Empty => "",
         }
     }
 
@@ -263,6 +277,7 @@ impl<E: ChartEvent> Envelope<E> {
         match self {
             Envelope::Typed(_, m) => m.kind,
             Envelope::Dynamic(e) => e.kind,
+            Envelope::Empty => EventKind::External,
         }
     }
 
@@ -271,6 +286,7 @@ impl<E: ChartEvent> Envelope<E> {
         match self {
             Envelope::Typed(_, m) => m.sendid.is(id),
             Envelope::Dynamic(e) => e.sendid.as_deref() == Some(id),
+            Envelope::Empty => false,
         }
     }
 
@@ -279,6 +295,7 @@ impl<E: ChartEvent> Envelope<E> {
         match self {
             Envelope::Typed(_, m) => m.invokeid.as_deref(),
             Envelope::Dynamic(e) => e.invokeid.as_deref(),
+            Envelope::Empty => None,
         }
     }
 
@@ -287,7 +304,7 @@ impl<E: ChartEvent> Envelope<E> {
     pub fn typed(&self) -> Option<&E> {
         match self {
             Envelope::Typed(e, _) => Some(e),
-            Envelope::Dynamic(_) => None,
+            Envelope::Dynamic(_) | Envelope::Empty => None,
         }
     }
 
@@ -296,6 +313,7 @@ impl<E: ChartEvent> Envelope<E> {
     pub fn to_event(&self, session: &str) -> Event {
         match self {
             Envelope::Dynamic(e) => e.as_ref().clone(),
+            Envelope::Empty => Event::default(),
             Envelope::Typed(e, meta) => {
                 let data = e.to_json().unwrap_or_else(|err| {
                     tracing::warn!(event = e.name(), "event data does not serialize: {err}");
@@ -349,9 +367,13 @@ pub(crate) fn typed_or_plain<E: ChartEvent>(event: Event, chart: &str) -> Envelo
     }
 }
 
+#[allow(
+    clippy::derivable_impls,
+    reason = "a derive would require `E: Default`"
+)]
 impl<E> Default for Envelope<E> {
     fn default() -> Self {
-        Envelope::Dynamic(Box::default())
+        Envelope::Empty
     }
 }
 
