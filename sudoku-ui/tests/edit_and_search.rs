@@ -27,6 +27,15 @@ fn board(h: &Harness) -> String {
         .collect()
 }
 
+/// The chooser's entries.
+fn chooser(h: &Harness) -> Vec<String> {
+    h.game()
+        .get_puzzle_names()
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
 fn line(grid: &sudoku_machine::datamodel::Grid) -> String {
     grid.0
         .iter()
@@ -120,12 +129,7 @@ fn a_typed_puzzle_gets_each_verdict_in_the_window_then_is_solved_and_played() {
         .accessible_description()
         .unwrap()
         .starts_with("given"));
-    let names: Vec<String> = h
-        .game()
-        .get_puzzle_names()
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let names = chooser(&h);
     let mine = names
         .iter()
         .position(|n| n.starts_with("My puzzle 1"))
@@ -135,12 +139,7 @@ fn a_typed_puzzle_gets_each_verdict_in_the_window_then_is_solved_and_played() {
 
     // Kept across restarts: the chooser still has it, and the game comes back on it.
     let h = start_with(puzzles(), Some(dir.clone()));
-    let names: Vec<String> = h
-        .game()
-        .get_puzzle_names()
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let names = chooser(&h);
     assert!(
         names.iter().any(|n| n.starts_with("My puzzle 1")),
         "{names:?}"
