@@ -3,126 +3,17 @@
 //! answer, the clock on the virtual clock, pause and hide through history, the confirmation
 //! before a game is discarded, generation, settings) and the check of saved games.
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 use sudoku_machine::datamodel::Grid;
-use sudoku_machine::engine::{unique_solution, Level};
-use sudoku_machine::game::{self, CheckMode, Phase, ShownHint, View};
+use sudoku_machine::engine::Level;
+use sudoku_machine::game::{self, CheckMode, Phase, ShownHint};
 use sudoku_machine::{events, puzzle, State, Sudoku};
-use sudoku_scxmlc::runtime::{Event, RuntimeError, Snapshot};
+use sudoku_scxmlc::runtime::Snapshot;
 
-/// Qt's example puzzle (`puzzles/sudoku.data`): 36 givens, Easy.
-const QT: &str = include_str!("../../puzzles/sudoku.data");
-const NEARLY_SOLVED: &str = include_str!("../../puzzles/nearly-solved-sudoku.data");
-
-/// What the window hears.
-#[derive(Default)]
-struct Heard {
-    views: Vec<View>,
-    clocks: Vec<String>,
-    requests: Vec<Value>,
-    cancels: usize,
-    errors: Vec<String>,
-}
-
-struct Game {
-    machine: Sudoku,
-    heard: Rc<RefCell<Heard>>,
-    givens: Grid,
-}
-
-impl Game {
-    /// The machine as the window starts it: the puzzle set, `autoplay` on.
-    fn new(text: &str) -> Self {
-        let givens = puzzle::parse(text).unwrap();
-        let machine = Sudoku::new();
-        machine
-            .set_initial_values(json!({ "initState": givens, "autoplay": true }))
-            .unwrap();
-        let game = Game::observe(machine, givens);
-        game.machine.start();
-        game
-    }
-
-    fn observe(machine: Sudoku, givens: Grid) -> Self {
-        let heard = Rc::new(RefCell::new(Heard::default()));
-        let h = heard.clone();
-        machine.connect_to_event("updateGUI view", move |e: &Event| {
-            h.borrow_mut().views.push(e.param("view").unwrap());
-        });
-        let h = heard.clone();
-        machine.connect_to_event("clock", move |e: &Event| {
-            h.borrow_mut().clocks.push(e.param("clock").unwrap());
-        });
-        let h = heard.clone();
-        machine.connect_to_event("generate.request", move |e: &Event| {
-            h.borrow_mut().requests.push(e.data.clone());
-        });
-        let h = heard.clone();
-        machine.connect_to_event("generate.cancel", move |_| h.borrow_mut().cancels += 1);
-        let h = heard.clone();
-        machine.connect_to_error(move |e: &RuntimeError| h.borrow_mut().errors.push(e.to_string()));
-        Game {
-            machine,
-            heard,
-            givens,
-        }
-    }
-
-    fn send(&self, name: &str, data: Value) -> View {
-        self.machine.submit_event(name, data);
-        self.view()
-    }
-
-    fn click(&self, row: usize, col: usize) -> View {
-        self.send(events::CLICK, json!({ "x": row, "y": col }))
-    }
-
-    fn digit(&self, d: u8) -> View {
-        self.send(events::DIGIT, json!({ "digit": d }))
-    }
-
-    /// Clicks an empty cell and types `d` there.
-    fn put(&self, row: usize, col: usize, d: u8) -> View {
-        self.click(row, col);
-        self.digit(d)
-    }
-
-    fn view(&self) -> View {
-        self.heard
-            .borrow()
-            .views
-            .last()
-            .cloned()
-            .expect("a view was sent")
-    }
-
-    fn value(&self, row: usize, col: usize) -> u8 {
-        self.view().cells[row * 9 + col].value
-    }
-
-    fn active(&self, state: State) -> bool {
-        self.machine.is_active(state)
-    }
-
-    fn empty_cells(&self) -> Vec<(usize, usize)> {
-        (0..81)
-            .map(|i| (i / 9, i % 9))
-            .filter(|&(r, c)| self.givens.0[r][c] == 0)
-            .collect()
-    }
-
-    fn solution(&self) -> Grid {
-        unique_solution(&self.givens).unwrap()
-    }
-
-    fn errors(&self) -> Vec<String> {
-        self.heard.borrow().errors.clone()
-    }
-}
+mod common;
+use common::{Game, NEARLY_SOLVED, QT};
 
 #[test]
 fn the_game_opens_ready_to_play_and_a_click_and_a_digit_place_it() {

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use scxml_chart_view::ChartMonitor;
 use serde_json::{json, Value};
-use slint::{ComponentHandle, Model, VecModel};
+use slint::{ComponentHandle, VecModel};
 use sudoku_machine::datamodel::Grid;
 use sudoku_machine::engine::Level;
 use sudoku_machine::game::{Phase, View};
@@ -447,26 +447,11 @@ fn watch_chart(window: &AppWindow, machine: &Sudoku) -> ChartMonitor {
     let game = window.global::<Game>();
     game.set_chart_rows(rows.clone().into());
     game.set_chart_events(events.clone().into());
-    monitor.on_change(move |tree, last| {
-        for (i, row) in tree.iter().enumerate() {
-            let data = ChartRow {
-                id: row.id.into(),
-                depth: row.depth as i32,
-                active: row.active,
-                kind: row.kind_name().into(),
-            };
-            if i < rows.row_count() {
-                if rows.row_data(i).as_ref() != Some(&data) {
-                    rows.set_row_data(i, data);
-                }
-            } else {
-                rows.push(data);
-            }
-        }
-        let lines: Vec<slint::SharedString> = last.iter().map(|e| e.to_string().into()).collect();
-        if lines.iter().ne(events.iter().collect::<Vec<_>>().iter()) {
-            events.set_vec(lines);
-        }
+    monitor.feed(rows, events, |row| ChartRow {
+        id: row.id.into(),
+        depth: row.depth as i32,
+        active: row.active,
+        kind: row.kind_name().into(),
     });
     monitor
 }

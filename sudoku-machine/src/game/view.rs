@@ -357,11 +357,20 @@ pub fn view(
         confirm_label: pending.confirm_label().into(),
         clock,
         hints_left,
-        puzzle: puzzle.name.clone(),
-        level: puzzle
-            .level
-            .map(|l| capitalised(l.name()))
-            .unwrap_or_default(),
+        // In edit mode the panel is about the puzzle being typed: its grade once checked.
+        puzzle: if editing {
+            "Your puzzle".into()
+        } else {
+            puzzle.name.clone()
+        },
+        level: match (&draft.verdict, editing) {
+            (Some(Verdict::Unique { level, .. }), true) => capitalised(level.name()),
+            (_, true) => String::new(),
+            (_, false) => puzzle
+                .level
+                .map(|l| capitalised(l.name()))
+                .unwrap_or_default(),
+        },
         can,
         settings: *settings,
         search: search_view,

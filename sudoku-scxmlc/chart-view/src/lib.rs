@@ -17,12 +17,14 @@
 //! import { ChartView, ChartRow } from "@chart-view";
 //! ```
 //!
-//! The game's window and the traffic-light example both use it.
+//! [`ChartMonitor::feed`] keeps the component's two models up to date. The game's window and
+//! the traffic-light example (`scxml-examples`) both use it.
 
 use std::cell::RefCell;
 use std::collections::{HashSet, VecDeque};
 use std::rc::Rc;
 
+use slint::{Model, SharedString, VecModel};
 use sudoku_scxmlc::runtime::{state_tree, Chart, Connection, Event, Machine, NodeKind};
 
 /// Events remembered by default.
@@ -149,6 +151,32 @@ impl ChartMonitor {
     pub fn on_change(&self, f: impl Fn(&[Row], &VecDeque<EventLine>) + 'static) {
         self.inner.borrow_mut().on_change = Some(Rc::new(f));
         notify(&self.inner);
+    }
+
+    /// Keeps two Slint models up to date: `rows` (one `T` per state, made by `row`: the
+    /// window's own `ChartRow` struct, as Slint generates it for each window) and `events`
+    /// (the last events as text, oldest first). Only the rows that changed are written, so
+    /// a list view redraws only them.
+    pub fn feed<T: Clone + PartialEq + 'static>(
+        &self,
+        rows: Rc<VecModel<T>>,
+        events: Rc<VecModel<SharedString>>,
+        row: impl Fn(&Row) -> T + 'static,
+    ) {
+        self.on_change(move |tree, last| {
+            for (i, r) in tree.iter().enumerate() {
+                let data = row(r);
+                if i >= rows.row_count() {
+                    rows.push(data);
+                } else if rows.row_data(i).as_ref() != Some(&data) {
+                    rows.set_row_data(i, data);
+                }
+            }
+            let lines: Vec<SharedString> = last.iter().map(|e| e.to_string().into()).collect();
+            if !lines.iter().eq(events.iter().collect::<Vec<_>>().iter()) {
+                events.set_vec(lines);
+            }
+        });
     }
 
     /// The state tree, in document order.
