@@ -153,7 +153,7 @@ impl Emitter<'_> {
         quote! {
             #[doc = #doc]
             fn #name(__data: &#data, __ctx: &#rt::Context<Event>) -> ::core::result::Result<bool, #rt::ExecError> {
-                #rt::run_chart_code(|| ::core::result::Result::Ok(#body))
+                #rt::__private::run_chart_code(|| ::core::result::Result::Ok(#body))
                     .map_err(|e| e.at("transition", #line, #column))
             }
         }
@@ -184,7 +184,7 @@ impl Emitter<'_> {
                 // The element an error comes from: each statement updates it.
                 let mut __site: (&'static str, u32, u32) = (#tag, #line, 0);
                 // A panic is caught here, while the site of the statement is still known.
-                let __result = #rt::run_chart_code(|| -> ::core::result::Result<(), #rt::ExecError> {
+                let __result = #rt::__private::run_chart_code(|| -> ::core::result::Result<(), #rt::ExecError> {
                     #body
                     ::core::result::Result::Ok(())
                 });
@@ -362,7 +362,7 @@ impl Emitter<'_> {
                 quote! {
                     #m
                     {
-                        let __items = #rt::foreach_items(#items)?;
+                        let __items = #rt::__private::foreach_items(#items)?;
                         for (__index, __item) in ::core::iter::Iterator::enumerate(::core::iter::IntoIterator::into_iter(__items)) {
                             #set_item
                             #set_index
@@ -401,8 +401,8 @@ impl Emitter<'_> {
             return None;
         };
         let target = match &send.target {
-            None => quote!(#rt::TypedTarget::Own),
-            Some(Value::Literal(t)) if t == "#_internal" => quote!(#rt::TypedTarget::Internal),
+            None => quote!(#rt::__private::TypedTarget::Own),
+            Some(Value::Literal(t)) if t == "#_internal" => quote!(#rt::__private::TypedTarget::Internal),
             _ => return None,
         };
         match &send.type_ {
@@ -437,7 +437,7 @@ impl Emitter<'_> {
                 }
                 let inits = fields.iter().zip(values).map(|((f, ty), v)| {
                     let f = format_ident!("{}", f);
-                    quote!(#f: #rt::IntoPayload::<#ty>::into_payload(#v),)
+                    quote!(#f: #rt::__private::IntoPayload::<#ty>::into_payload(#v),)
                 });
                 let name = self.payload_struct(&variant);
                 quote!(Event::#variant(payloads::#name { #(#inits)* }))
@@ -591,7 +591,7 @@ impl Emitter<'_> {
                 let t = self.string(v);
                 quote! {
                     let __type: ::std::string::String = #t;
-                    #rt::check_invoke_type(::core::option::Option::Some(__type.as_str()))?;
+                    #rt::__private::check_invoke_type(::core::option::Option::Some(__type.as_str()))?;
                 }
             }
         };
@@ -617,7 +617,7 @@ impl Emitter<'_> {
             InvokeSource::Expr(code) => {
                 let v = self.value(code);
                 quote! {{
-                    let __key = #rt::selector_text(&#v);
+                    let __key = #rt::__private::selector_text(&#v);
                     let __spawn = select_chart(&__key).ok_or_else(|| {
                         #rt::ExecError::new(::std::format!(
                             "no chart is compiled for `{__key}` (register it with Config::invocable)"

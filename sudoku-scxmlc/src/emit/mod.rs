@@ -306,7 +306,7 @@ impl Emitter<'_> {
         let names = event_names(self.plan);
         let generated_steps = self.has_steps().then(|| {
             quote! {
-                const STEP: ::core::option::Option<#rt::StepFn<#data, Event>> =
+                const STEP: ::core::option::Option<#rt::__private::StepFn<#data, Event>> =
                     ::core::option::Option::Some(__scxml::step);
             }
         });
@@ -338,7 +338,11 @@ impl Emitter<'_> {
                 }
             }
         });
+        let interface = num(crate::runtime::__private::INTERFACE as usize);
         quote! {
+            // The runtime this code was generated for (a mismatch is a compile error here).
+            const _: () = #rt::__private::check_interface(#interface);
+
             #doc
             pub type #name = #rt::Machine<#chart>;
 

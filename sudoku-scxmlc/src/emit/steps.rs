@@ -189,7 +189,7 @@ impl Emitter<'_> {
             #[doc = #doc]
             #[allow(unreachable_patterns, clippy::match_single_binding)]
             pub(super) fn step(
-                __s: &mut #rt::Stepper<'_, #data, Event>,
+                __s: &mut #rt::__private::Stepper<'_, #data, Event>,
                 __event: #rt::Envelope<Event>,
             ) -> ::core::result::Result<(), #rt::Envelope<Event>> {
                 let __which: usize = match &__event {

@@ -592,31 +592,6 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
         self.finish_if_stopped();
     }
 
-    /// The precomputed macrostep ([`FastPath`](super::fast_path)) for the external event
-    /// `name` (its index in [`Tables::event_names`]), when one applies: the machine is
-    /// running, nothing is queued, no session is invoked, and the chart precomputed this
-    /// (atomic state, event) pair. `None` sends the event through
-    /// [`process_external`](Self::process_external).
-    #[inline(always)]
-    pub(crate) fn fast_macrostep(&mut self, name: usize) -> Option<&'static FastStep> {
-        if !self.running
-            || !self.ctx.external.is_empty()
-            || !self.ctx.internal.is_empty()
-            || !self.ctx.children.is_empty()
-        {
-            return None;
-        }
-        let fast = self.fast_path()?;
-        // `leaf_hint` only ever holds an atomic state, and a chart with a fast path has no
-        // parallel states: if it is active, it is the one active atomic state.
-        let leaf = if self.ctx.configuration.contains(self.leaf_hint) {
-            self.leaf_hint
-        } else {
-            self.ctx.configuration.last()?
-        };
-        fast.step(leaf, name)
-    }
-
     /// The chart's precomputed macrosteps, if it has any.
     #[inline(always)]
     fn fast_path(&mut self) -> Option<&'static FastPath> {
@@ -703,6 +678,40 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
             {
                 step(&mut Stepper::new(self), event)
             }
+            _ => Err(event),
+        }
+    }
+
+    /// Processes the external event `event` at once, when the machine is running with
+    /// nothing queued and no session invoked: by its precomputed macrostep when the chart has
+    /// one for the active atomic state and the event's name index `name` (its index in
+    /// [`Tables::event_names`]; [`FastPath`](super::fast_path)), else by the chart's generated macrostep.
+    /// `Err` gives the event back untouched (the queue and the full interpreter take it).
+    #[inline]
+    #[allow(
+        clippy::result_large_err,
+        reason = "the event is given back untouched, by move: nothing is allocated"
+    )]
+    pub(crate) fn direct_step(
+        &mut self,
+        event: Envelope<E>,
+        name: Option<usize>,
+    ) -> Result<(), Envelope<E>> {
+        if !self.running
+            || !self.ctx.external.is_empty()
+            || !self.ctx.internal.is_empty()
+            || !self.ctx.children.is_empty()
+        {
+            return Err(event);
+        }
+        if let (Some(name), Some(fast)) = (name, self.fast_path()) {
+            if let Some(step) = fast.step(self.leaf(), name) {
+                self.run_fast_macrostep(step, event);
+                return Ok(());
+            }
+        }
+        match self.generated {
+            Some(step) if self.precomputed => step(&mut Stepper::new(self), event),
             _ => Err(event),
         }
     }
@@ -838,7 +847,7 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     }
 
     /// Processes the external event `event` by the macrostep `step` that
-    /// [`fast_macrostep`](Self::fast_macrostep) returned for it. The effect is exactly that
+    /// [`direct_step`](Self::direct_step) found for it. The effect is exactly that
     /// of [`process_external`](Self::process_external): `_event` is set, the outbox records
     /// what observers must hear, and the configuration changes by the step's exit and entry
     /// lists.

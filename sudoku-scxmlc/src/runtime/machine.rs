@@ -11,6 +11,9 @@
 
 use super::envelope::{self, ChartEvent, Envelope, Submission};
 use super::fast_path::QUIET_SLOW;
+use super::observers::{
+    Connection, ErrorSlot, EventSlot, LogSlot, Observers, StateSlot, TypedSlot, Watch,
+};
 use super::interpreter::{Interpreter, Notification};
 use super::snapshot::{Snapshot, SnapshotError};
 use super::{
@@ -70,7 +73,8 @@ struct Shared<C: Chart> {
     /// Which kinds of observer are connected (some may have been disconnected since: it is
     /// brought up to date after each delivery).
     watch: Cell<Watch>,
-    observers: RefCell<Observers<C::Event>>,
+    /// The observers, copy-on-write (a delivery holds a snapshot).
+    observers: RefCell<Rc<Observers<C::Event>>>,
     /// A reused notification buffer.
     spare: RefCell<Vec<Notification>>,
     /// Nothing is queued, processing or observed (no state or event observer connected),
@@ -97,149 +101,6 @@ pub const DEFAULT_MAX_STEPS_PER_CALL: usize = 1_000_000;
 
 /// `Shared::quiet_event` when the interpreter is up to date.
 const CAUGHT_UP: u32 = u32::MAX;
-
-type StateSlot = Rc<Slot<dyn FnMut(bool)>>;
-type EventSlot = Rc<Slot<dyn FnMut(&Event)>>;
-type TypedSlot<E> = Rc<Slot<dyn FnMut(&E)>>;
-type ErrorSlot = Rc<Slot<dyn FnMut(&RuntimeError)>>;
-type LogSlot = Rc<Slot<dyn FnMut(&str, &Value)>>;
-
-/// Copy-on-write observer lists: delivery works on a snapshot (a cheap `Rc` clone), so a
-/// callback may connect or disconnect observers.
-struct Observers<E> {
-    states: Rc<Vec<(StateIndex, StateSlot)>>,
-    events: Rc<Vec<(Vec<String>, EventSlot)>>,
-    typed: Rc<Vec<TypedSlot<E>>>,
-    errors: Rc<Vec<ErrorSlot>>,
-    logs: Rc<Vec<LogSlot>>,
-}
-
-impl<E> Clone for Observers<E> {
-    fn clone(&self) -> Self {
-        Observers {
-            states: Rc::clone(&self.states),
-            events: Rc::clone(&self.events),
-            typed: Rc::clone(&self.typed),
-            errors: Rc::clone(&self.errors),
-            logs: Rc::clone(&self.logs),
-        }
-    }
-}
-
-impl<E> Default for Observers<E> {
-    fn default() -> Self {
-        Observers {
-            states: Rc::default(),
-            events: Rc::default(),
-            typed: Rc::new(Vec::new()),
-            errors: Rc::default(),
-            logs: Rc::default(),
-        }
-    }
-}
-
-/// Which kinds of observer a machine has: what the interpreter must record.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Watch {
-    states: bool,
-    events: bool,
-    logs: bool,
-}
-
-impl<E> Observers<E> {
-    /// What is observed now.
-    fn watch(&self) -> Watch {
-        Watch {
-            states: self.observe_states(),
-            events: self.observe_events(),
-            logs: self.observe_logs(),
-        }
-    }
-
-    /// Whether some state observer is connected.
-    fn observe_states(&self) -> bool {
-        self.states.iter().any(|(_, s)| s.is_live())
-    }
-
-    /// Whether some event observer (by descriptor or typed) is connected.
-    fn observe_events(&self) -> bool {
-        self.events.iter().any(|(_, s)| s.is_live()) || self.typed.iter().any(|s| s.is_live())
-    }
-
-    /// Whether some log observer is connected.
-    fn observe_logs(&self) -> bool {
-        self.logs.iter().any(|s| s.is_live())
-    }
-}
-
-struct Slot<F: ?Sized> {
-    connected: Cell<bool>,
-    callback: RefCell<Box<F>>,
-}
-
-impl<F: ?Sized> Slot<F> {
-    fn is_live(&self) -> bool {
-        self.connected.get()
-    }
-
-    /// Calls the callback unless disconnected or already running (a callback never runs
-    /// inside itself).
-    fn call(&self, f: impl FnOnce(&mut F)) {
-        if !self.connected.get() {
-            return;
-        }
-        if let Ok(mut cb) = self.callback.try_borrow_mut() {
-            f(&mut cb);
-        }
-    }
-}
-
-trait SlotControl {
-    fn disconnect(&self);
-    fn is_connected(&self) -> bool;
-}
-
-impl<F: ?Sized> SlotControl for Slot<F> {
-    fn disconnect(&self) {
-        self.connected.set(false);
-    }
-    fn is_connected(&self) -> bool {
-        self.connected.get()
-    }
-}
-
-/// The handle of one observer registered with `connect_to_*`.
-///
-/// Like a Qt connection, dropping it does **not** disconnect the observer: keep it only if
-/// you want to [`disconnect`](Connection::disconnect) later. The observer lives as long as the
-/// machine unless disconnected.
-#[derive(Clone)]
-pub struct Connection {
-    slot: Weak<dyn SlotControl>,
-}
-
-impl Connection {
-    /// Stops the observer from being called (also from within the observer itself). Calling
-    /// it again, or after the machine was dropped, does nothing.
-    pub fn disconnect(&self) {
-        if let Some(slot) = self.slot.upgrade() {
-            slot.disconnect();
-        }
-    }
-
-    /// Whether the observer is still connected: not disconnected and the machine alive.
-    pub fn is_connected(&self) -> bool {
-        self.slot.upgrade().is_some_and(|s| s.is_connected())
-    }
-}
-
-impl fmt::Debug for Connection {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Connection")
-            .field("connected", &self.is_connected())
-            .finish()
-    }
-}
 
 /// Resets the `processing` flag even when an observer panics.
 struct ProcessingGuard<'a>(&'a Cell<bool>);
@@ -333,7 +194,7 @@ impl<C: Chart> Machine<C> {
                 advance_target: Cell::new(None),
                 precomputed: Cell::new(true),
                 watch: Cell::new(Watch::default()),
-                observers: RefCell::new(Observers::default()),
+                observers: RefCell::new(Rc::default()),
                 spare: RefCell::new(Vec::new()),
                 quiet: Cell::new(false),
                 quiet_cells: Cell::new(&[]),
@@ -698,8 +559,8 @@ impl<C: Chart> Machine<C> {
         match self.core_mut() {
             Ok(mut core) => core.outbox.push(Notification::Error(Box::new(error))),
             Err(_) => {
-                let errors = self.inner.observers.borrow().errors.clone();
-                for slot in errors.iter() {
+                let obs = Rc::clone(&self.inner.observers.borrow());
+                for slot in obs.errors.iter() {
                     slot.call(|f| f(&error));
                 }
                 return;
@@ -708,43 +569,16 @@ impl<C: Chart> Machine<C> {
         self.drain();
     }
 
-    /// Submits an event as it is held: by a precomputed macrostep when one applies and
-    /// nothing waits (observers hear about it), otherwise through the interpreter.
+    /// Submits an event as it is held: by a precomputed or generated macrostep when one
+    /// applies and nothing waits (observers hear about it), otherwise through the queue and
+    /// the interpreter.
     fn submit_envelope(&self, event: Envelope<C::Event>) {
         let shared = &*self.inner;
-        if shared.precomputed.get()
+        let event = if shared.precomputed.get()
             && !shared.processing.get()
             && shared.advance_target.get().is_none()
         {
-            if let (Some(index), Ok(mut core)) = (C::event_index(event.name()), self.core_mut()) {
-                if let Some(step) = core.fast_macrostep(index) {
-                    if shared.inbox.borrow().is_empty() {
-                        Self::record_for(shared.watch.get(), &mut core);
-                        core.run_fast_macrostep(step, event);
-                        if shared.quiet.get() {
-                            // Quiet but for this event's data: keep the row in step.
-                            if let Some((_, row)) = core.prepare_quiet() {
-                                shared.quiet_row.set(row);
-                            }
-                        }
-                        let notify = !core.outbox.is_empty();
-                        drop(core);
-                        if notify {
-                            // Observers hear about it as after any macrostep; what they
-                            // submit is processed.
-                            self.drain();
-                        }
-                        return;
-                    }
-                }
-            }
-        }
-        let event = if C::STEP.is_some()
-            && !shared.processing.get()
-            && shared.advance_target.get().is_none()
-            && shared.inbox.borrow().is_empty()
-        {
-            match self.generated_step(event) {
+            match self.direct_step(event) {
                 Ok(()) => return,
                 Err(event) => event,
             }
@@ -767,29 +601,32 @@ impl<C: Chart> Machine<C> {
         self.drain();
     }
 
-    /// Processes `event` by the chart's generated macrostep, when one applies with nothing
-    /// waiting (observers hear about it as after any macrostep); `Err` gives it back.
+    /// Processes `event` at once by its precomputed macrostep or the chart's generated one,
+    /// when one applies and nothing waits; observers hear about it as after any macrostep,
+    /// and what they (or the macrostep) queued is processed afterwards. `Err` gives the event
+    /// back untouched.
     #[inline]
     #[allow(
         clippy::result_large_err,
         reason = "the event is given back untouched, by move: nothing is allocated"
     )]
-    fn generated_step(&self, event: Envelope<C::Event>) -> Result<(), Envelope<C::Event>> {
+    fn direct_step(&self, event: Envelope<C::Event>) -> Result<(), Envelope<C::Event>> {
         let shared = &*self.inner;
         let Ok(mut core) = self.core_mut() else {
             return Err(event);
         };
-        if !core.ctx.external.is_empty() {
+        if !shared.inbox.borrow().is_empty() {
             return Err(event);
         }
         Self::record_for(shared.watch.get(), &mut core);
-        core.generated_step(event)?;
-        let follow_up = !core.outbox.is_empty() || !core.ctx.external.is_empty();
-        if !follow_up && shared.quiet.get() {
+        let name = C::event_index(event.name());
+        core.direct_step(event, name)?;
+        let follow_up = !core.ctx.external.is_empty();
+        if shared.quiet.get() {
             // Quiet but for this event's macrostep: keep the row in step.
             match core.quiet_row_now() {
-                Some(row) => shared.quiet_row.set(row),
-                None => shared.quiet.set(false),
+                Some(row) if !follow_up => shared.quiet_row.set(row),
+                _ => shared.quiet.set(false),
             }
         }
         let notify = !core.outbox.is_empty();
@@ -801,10 +638,17 @@ impl<C: Chart> Machine<C> {
             let _guard = ProcessingGuard(&shared.processing);
             self.deliver();
         }
-        if follow_up {
+        if follow_up || (notify && self.has_follow_up()) {
             self.drain();
         }
         Ok(())
+    }
+
+    /// Whether observers asked for something while they were told about a macrostep: events
+    /// queued, a start, a stop or a time advance.
+    fn has_follow_up(&self) -> bool {
+        let shared = &*self.inner;
+        shared.stop_requested.get() || shared.restart_requested.get() || self.has_work()
     }
 
     /// Makes precomputed macrosteps apply (`true`, the default) or sends every event through
@@ -902,18 +746,12 @@ impl<C: Chart> Machine<C> {
     /// (Qt's `connectToState`), after the macrostep in which it happened. Not called for the
     /// current configuration at the time of connecting.
     pub fn connect_to_state(&self, state: C::State, f: impl FnMut(bool) + 'static) -> Connection {
-        let slot: StateSlot = Rc::new(Slot {
-            connected: Cell::new(true),
-            callback: RefCell::new(Box::new(f)),
-        });
-        let connection = Connection {
-            slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
-        };
         self.inner.quiet.set(false);
-        let mut obs = self.inner.observers.borrow_mut();
-        let list = Rc::make_mut(&mut obs.states);
-        list.retain(|(_, s)| s.is_live());
-        list.push((C::index(state), slot));
+        let mut guard = self.inner.observers.borrow_mut();
+        let obs = Rc::make_mut(&mut guard);
+        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(bool)>);
+        let slot: StateSlot = slot;
+        obs.states.push((C::index(state), slot));
         self.inner.watch.set(obs.watch());
         connection
     }
@@ -931,18 +769,12 @@ impl<C: Chart> Machine<C> {
             .split_ascii_whitespace()
             .map(|d| normalize_descriptor(d).to_owned())
             .collect();
-        let slot: EventSlot = Rc::new(Slot {
-            connected: Cell::new(true),
-            callback: RefCell::new(Box::new(f)),
-        });
-        let connection = Connection {
-            slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
-        };
         self.inner.quiet.set(false);
-        let mut obs = self.inner.observers.borrow_mut();
-        let list = Rc::make_mut(&mut obs.events);
-        list.retain(|(_, s)| s.is_live());
-        list.push((descriptors, slot));
+        let mut guard = self.inner.observers.borrow_mut();
+        let obs = Rc::make_mut(&mut guard);
+        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&Event)>);
+        let slot: EventSlot = slot;
+        obs.events.push((descriptors, slot));
         self.inner.watch.set(obs.watch());
         connection
     }
@@ -950,17 +782,11 @@ impl<C: Chart> Machine<C> {
     /// Calls `f(&error)` for every [`RuntimeError`]: failed executable content (which also
     /// raised `error.execution`) and abandoned macrosteps.
     pub fn connect_to_error(&self, f: impl FnMut(&RuntimeError) + 'static) -> Connection {
-        let slot: ErrorSlot = Rc::new(Slot {
-            connected: Cell::new(true),
-            callback: RefCell::new(Box::new(f)),
-        });
-        let connection = Connection {
-            slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
-        };
-        let mut obs = self.inner.observers.borrow_mut();
-        let list = Rc::make_mut(&mut obs.errors);
-        list.retain(|s| s.is_live());
-        list.push(slot);
+        let mut guard = self.inner.observers.borrow_mut();
+        let obs = Rc::make_mut(&mut guard);
+        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&RuntimeError)>);
+        let slot: ErrorSlot = slot;
+        obs.errors.push(slot);
         connection
     }
 
@@ -970,18 +796,12 @@ impl<C: Chart> Machine<C> {
     /// names (submitted by name only) reach only [`connect_to_event`](Machine::connect_to_event)
     /// observers.
     pub fn observe(&self, f: impl FnMut(&C::Event) + 'static) -> Connection {
-        let slot: TypedSlot<C::Event> = Rc::new(Slot {
-            connected: Cell::new(true),
-            callback: RefCell::new(Box::new(f)),
-        });
-        let connection = Connection {
-            slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
-        };
         self.inner.quiet.set(false);
-        let mut obs = self.inner.observers.borrow_mut();
-        let list = Rc::make_mut(&mut obs.typed);
-        list.retain(|s| s.is_live());
-        list.push(slot);
+        let mut guard = self.inner.observers.borrow_mut();
+        let obs = Rc::make_mut(&mut guard);
+        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&C::Event)>);
+        let slot: TypedSlot<C::Event> = slot;
+        obs.typed.push(slot);
         self.inner.watch.set(obs.watch());
         connection
     }
@@ -990,18 +810,12 @@ impl<C: Chart> Machine<C> {
     /// signal), after the macrostep in which it ran. Every `<log>` is also a `tracing`
     /// `info!` record with target `scxml`.
     pub fn connect_to_log(&self, f: impl FnMut(&str, &Value) + 'static) -> Connection {
-        let slot: LogSlot = Rc::new(Slot {
-            connected: Cell::new(true),
-            callback: RefCell::new(Box::new(f)),
-        });
-        let connection = Connection {
-            slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
-        };
         self.inner.quiet.set(false);
-        let mut obs = self.inner.observers.borrow_mut();
-        let list = Rc::make_mut(&mut obs.logs);
-        list.retain(|s| s.is_live());
-        list.push(slot);
+        let mut guard = self.inner.observers.borrow_mut();
+        let obs = Rc::make_mut(&mut guard);
+        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&str, &Value)>);
+        let slot: LogSlot = slot;
+        obs.logs.push(slot);
         self.inner.watch.set(obs.watch());
         connection
     }
@@ -1147,8 +961,8 @@ impl<C: Chart> Machine<C> {
             queued,
         };
         tracing::error!(chart = C::tables().name, "{error}");
-        let errors = shared.observers.borrow().errors.clone();
-        for slot in errors.iter() {
+        let obs = Rc::clone(&shared.observers.borrow());
+        for slot in obs.errors.iter() {
             slot.call(|f| f(&error));
         }
     }
@@ -1235,7 +1049,7 @@ impl<C: Chart> Machine<C> {
     fn deliver(&self) -> bool {
         let shared = &*self.inner;
         let mut batch = std::mem::take(&mut *shared.spare.borrow_mut());
-        let obs = shared.observers.borrow().clone();
+        let obs = Rc::clone(&shared.observers.borrow());
         // The external event of the step, lent by the interpreter for the observers (and
         // as a plain `Event` for those connected by descriptor, when one matches).
         let mut lent = None;
@@ -1308,7 +1122,10 @@ impl<C: Chart> Machine<C> {
         }
         *shared.spare.borrow_mut() = batch;
         // Observers disconnected by now need nothing recorded any more.
-        shared.watch.set(shared.observers.borrow().watch());
+        let observers = shared.observers.borrow();
+        if observers.take_stale() {
+            shared.watch.set(observers.watch());
+        }
         true
     }
 }

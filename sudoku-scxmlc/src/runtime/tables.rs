@@ -334,7 +334,7 @@ pub trait Chart: 'static {
         let _ = cell;
         None
     }
-    /// The chart's generated macrosteps ([`Stepper`](super::Stepper)): charts without
+    /// The chart's generated macrosteps ([`Stepper`](super::__private::Stepper)): charts without
     /// `<parallel>` or `<invoke>` get them from the generator.
-    const STEP: Option<super::StepFn<Self::Data, Self::Event>> = None;
+    const STEP: Option<super::__private::StepFn<Self::Data, Self::Event>> = None;
 }

@@ -16,7 +16,7 @@ impl<'a> Validator<'a> {
         let column = self.column(e.span);
         let type_ = self.value_pair(e, "type", "typeexpr");
         if let Some(Value::Literal(t)) = &type_ {
-            if crate::runtime::check_invoke_type(Some(t)).is_err() {
+            if crate::runtime::__private::check_invoke_type(Some(t)).is_err() {
                 let span = e.attr("type").map_or(e.span, |a| a.span);
                 self.diags.push(
                     Diagnostic::error(span, format!("`<invoke type=\"{t}\">` is not supported"))

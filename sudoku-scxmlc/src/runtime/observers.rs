@@ -1,0 +1,193 @@
+//! The observers of a [`Machine`](super::Machine) (Qt's signals: `connectToState`,
+//! `connectToEvent`, ...), held apart from the machine that calls them.
+//!
+//! The lists are copy-on-write behind one `Rc`: delivery works on a snapshot (one reference
+//! count), so a callback may connect or disconnect observers while it runs. Disconnecting
+//! marks its slot dead and tells the lists ([`Observers::take_stale`]), so the machine
+//! recomputes what it must record ([`Watch`]) only after something was disconnected.
+
+use super::{Event, RuntimeError, StateIndex};
+use serde_json::Value;
+use std::cell::{Cell, RefCell};
+use std::fmt;
+use std::rc::{Rc, Weak};
+
+pub(crate) type StateSlot = Rc<Slot<dyn FnMut(bool)>>;
+pub(crate) type EventSlot = Rc<Slot<dyn FnMut(&Event)>>;
+pub(crate) type TypedSlot<E> = Rc<Slot<dyn FnMut(&E)>>;
+pub(crate) type ErrorSlot = Rc<Slot<dyn FnMut(&RuntimeError)>>;
+pub(crate) type LogSlot = Rc<Slot<dyn FnMut(&str, &Value)>>;
+
+/// Every observer of one machine.
+pub(crate) struct Observers<E> {
+    /// State observers: the state and the callback.
+    pub(crate) states: Vec<(StateIndex, StateSlot)>,
+    /// Observers by descriptor: the normalized descriptors and the callback.
+    pub(crate) events: Vec<(Vec<String>, EventSlot)>,
+    /// Typed event observers.
+    pub(crate) typed: Vec<TypedSlot<E>>,
+    pub(crate) errors: Vec<ErrorSlot>,
+    pub(crate) logs: Vec<LogSlot>,
+    /// Set when a slot of these lists is disconnected (shared with every slot).
+    stale: Rc<Cell<bool>>,
+}
+
+impl<E> Clone for Observers<E> {
+    fn clone(&self) -> Self {
+        Observers {
+            states: self.states.clone(),
+            events: self.events.clone(),
+            typed: self.typed.clone(),
+            errors: self.errors.clone(),
+            logs: self.logs.clone(),
+            stale: Rc::clone(&self.stale),
+        }
+    }
+}
+
+impl<E> Default for Observers<E> {
+    fn default() -> Self {
+        Observers {
+            states: Vec::new(),
+            events: Vec::new(),
+            typed: Vec::new(),
+            errors: Vec::new(),
+            logs: Vec::new(),
+            stale: Rc::default(),
+        }
+    }
+}
+
+/// Which kinds of observer a machine has: what the interpreter must record.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Watch {
+    pub(crate) states: bool,
+    pub(crate) events: bool,
+    pub(crate) logs: bool,
+}
+
+impl<E> Observers<E> {
+    /// What is observed now.
+    pub(crate) fn watch(&self) -> Watch {
+        Watch {
+            states: self.observe_states(),
+            events: self.observe_events(),
+            logs: self.observe_logs(),
+        }
+    }
+
+    /// Whether some state observer is connected.
+    pub(crate) fn observe_states(&self) -> bool {
+        self.states.iter().any(|(_, s)| s.is_live())
+    }
+
+    /// Whether some event observer (by descriptor or typed) is connected.
+    pub(crate) fn observe_events(&self) -> bool {
+        self.events.iter().any(|(_, s)| s.is_live()) || self.typed.iter().any(|s| s.is_live())
+    }
+
+    /// Whether some log observer is connected.
+    pub(crate) fn observe_logs(&self) -> bool {
+        self.logs.iter().any(|s| s.is_live())
+    }
+
+    /// Whether a slot was disconnected since the last call.
+    pub(crate) fn take_stale(&self) -> bool {
+        self.stale.take()
+    }
+
+    /// A new connected slot for `callback`, and its [`Connection`]. Dead slots of every list
+    /// are dropped first.
+    pub(crate) fn slot<F: ?Sized + 'static>(&mut self, callback: Box<F>) -> (Rc<Slot<F>>, Connection) {
+        self.states.retain(|(_, s)| s.is_live());
+        self.events.retain(|(_, s)| s.is_live());
+        self.typed.retain(|s| s.is_live());
+        self.errors.retain(|s| s.is_live());
+        self.logs.retain(|s| s.is_live());
+        let slot = Rc::new(Slot {
+            connected: Cell::new(true),
+            stale: Rc::clone(&self.stale),
+            callback: RefCell::new(callback),
+        });
+        let connection = Connection {
+            slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
+        };
+        (slot, connection)
+    }
+}
+
+/// One observer's callback.
+pub(crate) struct Slot<F: ?Sized> {
+    connected: Cell<bool>,
+    /// The lists' flag, set on disconnecting.
+    stale: Rc<Cell<bool>>,
+    callback: RefCell<Box<F>>,
+}
+
+impl<F: ?Sized> Slot<F> {
+    #[inline]
+    pub(crate) fn is_live(&self) -> bool {
+        self.connected.get()
+    }
+
+    /// Calls the callback unless disconnected or already running (a callback never runs
+    /// inside itself).
+    #[inline]
+    pub(crate) fn call(&self, f: impl FnOnce(&mut F)) {
+        if !self.connected.get() {
+            return;
+        }
+        if let Ok(mut cb) = self.callback.try_borrow_mut() {
+            f(&mut cb);
+        }
+    }
+}
+
+trait SlotControl {
+    fn disconnect(&self);
+    fn is_connected(&self) -> bool;
+}
+
+impl<F: ?Sized> SlotControl for Slot<F> {
+    fn disconnect(&self) {
+        if self.connected.replace(false) {
+            self.stale.set(true);
+        }
+    }
+    fn is_connected(&self) -> bool {
+        self.connected.get()
+    }
+}
+
+/// The handle of one observer registered with `connect_to_*`.
+///
+/// Like a Qt connection, dropping it does **not** disconnect the observer: keep it only if
+/// you want to [`disconnect`](Connection::disconnect) later. The observer lives as long as the
+/// machine unless disconnected.
+#[derive(Clone)]
+pub struct Connection {
+    slot: Weak<dyn SlotControl>,
+}
+
+impl Connection {
+    /// Stops the observer from being called (also from within the observer itself). Calling
+    /// it again, or after the machine was dropped, does nothing.
+    pub fn disconnect(&self) {
+        if let Some(slot) = self.slot.upgrade() {
+            slot.disconnect();
+        }
+    }
+
+    /// Whether the observer is still connected: not disconnected and the machine alive.
+    pub fn is_connected(&self) -> bool {
+        self.slot.upgrade().is_some_and(|s| s.is_connected())
+    }
+}
+
+impl fmt::Debug for Connection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Connection")
+            .field("connected", &self.is_connected())
+            .finish()
+    }
+}
