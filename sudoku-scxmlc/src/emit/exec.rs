@@ -402,7 +402,9 @@ impl Emitter<'_> {
         };
         let target = match &send.target {
             None => quote!(#rt::__private::TypedTarget::Own),
-            Some(Value::Literal(t)) if t == "#_internal" => quote!(#rt::__private::TypedTarget::Internal),
+            Some(Value::Literal(t)) if t == "#_internal" => {
+                quote!(#rt::__private::TypedTarget::Internal)
+            }
             _ => return None,
         };
         match &send.type_ {

@@ -11,10 +11,10 @@
 
 use super::envelope::{self, ChartEvent, Envelope, Submission};
 use super::fast_path::QUIET_SLOW;
+use super::interpreter::{Interpreter, Notification};
 use super::observers::{
     Connection, ErrorSlot, EventSlot, LogSlot, Observers, StateSlot, TypedSlot, Watch,
 };
-use super::interpreter::{Interpreter, Notification};
 use super::snapshot::{Snapshot, SnapshotError};
 use super::{
     descriptor_matches, normalize_descriptor, Chart, Event, InitError, RuntimeError, StateIndex,
@@ -53,7 +53,7 @@ pub struct WeakMachine<C: Chart> {
 }
 
 struct Shared<C: Chart> {
-    core: RefCell<Core<C>>,
+    core: RefCell<Interp<C>>,
     /// External events submitted while the core was borrowed (from chart code).
     inbox: RefCell<VecDeque<Envelope<C::Event>>>,
     /// An outermost call is processing; nested calls only queue.
@@ -94,7 +94,7 @@ struct Shared<C: Chart> {
 }
 
 /// The interpreter of a machine of chart `C`.
-type Core<C> = Interpreter<<C as Chart>::Data, <C as Chart>::Event>;
+type Interp<C> = Interpreter<<C as Chart>::Data, <C as Chart>::Event>;
 
 /// The default of [`Machine::set_max_steps_per_call`].
 pub const DEFAULT_MAX_STEPS_PER_CALL: usize = 1_000_000;
@@ -244,7 +244,7 @@ impl<C: Chart> Machine<C> {
     /// # Panics
     /// When called from the chart's own executable content while it runs (chart code reaches
     /// the machine through its [`Context`](super::Context) instead).
-    fn core(&self) -> Ref<'_, Core<C>> {
+    fn core(&self) -> Ref<'_, Interp<C>> {
         self.catch_up();
         self.inner.core.try_borrow().unwrap_or_else(|_| {
             panic!(
@@ -255,14 +255,14 @@ impl<C: Chart> Machine<C> {
     }
 
     /// The core, for reading; `Err` while the chart's own executable content runs.
-    fn try_core(&self) -> Result<Ref<'_, Core<C>>, BorrowError> {
+    fn try_core(&self) -> Result<Ref<'_, Interp<C>>, BorrowError> {
         self.catch_up();
         self.inner.core.try_borrow()
     }
 
     /// The core, for changing; `Err` while it is borrowed (from the chart's own executable
     /// content, or a `with_data` closure).
-    fn core_mut(&self) -> Result<RefMut<'_, Core<C>>, BorrowMutError> {
+    fn core_mut(&self) -> Result<RefMut<'_, Interp<C>>, BorrowMutError> {
         self.catch_up();
         self.inner.core.try_borrow_mut()
     }
@@ -347,25 +347,7 @@ impl<C: Chart> Machine<C> {
                 return Err(InitError::AlreadyStarted);
             }
         }
-        let tables = C::tables();
-        let mut scratch = C::new_data();
-        for (id, value) in &map {
-            let item = tables
-                .data
-                .iter()
-                .find(|d| d.id == id)
-                .ok_or_else(|| InitError::UnknownData(id.clone()))?;
-            let result = catch_unwind(AssertUnwindSafe(|| (item.set)(&mut scratch, value.clone())))
-                .unwrap_or_else(|_| {
-                    Err(<serde_json::Error as serde::de::Error>::custom(
-                        "the datamodel setter panicked",
-                    ))
-                });
-            result.map_err(|source| InitError::WrongType {
-                id: id.clone(),
-                source,
-            })?;
-        }
+        super::owned::check_initial_values::<C>(&map)?;
         let mut core = self.inner.core.borrow_mut();
         core.initial_values.extend(map);
         Ok(())
@@ -667,7 +649,7 @@ impl<C: Chart> Machine<C> {
 
     /// What the interpreter records for the observers connected now.
     #[inline]
-    fn record_for(watch: Watch, core: &mut Core<C>) {
+    fn record_for(watch: Watch, core: &mut Interp<C>) {
         core.record_states = watch.states;
         core.record_events = watch.events;
         match (watch.logs, core.ctx.logs.is_some()) {
@@ -1007,41 +989,12 @@ impl<C: Chart> Machine<C> {
 
     /// Does one unit of work: start, one external event, one due timer, or finishing a time
     /// advance. Returns whether it did anything.
-    fn step(&self, core: &mut Core<C>) -> bool {
+    fn step(&self, core: &mut Interp<C>) -> bool {
         let shared = &*self.inner;
-        if !core.started {
-            if shared.start_requested.get() {
-                core.start();
-                return true;
-            }
-            shared.advance_target.set(None);
-            return false;
-        }
-        if core.running {
-            if let Some(event) = core.ctx.external.pop_front() {
-                core.process_external(event);
-                return true;
-            }
-            // Invoked children run when this machine is idle; what they send arrives as
-            // external events.
-            if !core.ctx.children.is_empty() && core.pump_children() {
-                return true;
-            }
-            if let Some(target) = shared.advance_target.get() {
-                if core.fire_next_due(target) {
-                    return true;
-                }
-            }
-        } else {
-            core.ctx.external.clear();
-            core.ctx.timers.clear();
-        }
-        if let Some(target) = shared.advance_target.take() {
-            let now = core.ctx.now.max(target);
-            super::Session::set_now(core, now);
-            return true;
-        }
-        false
+        let mut advance = shared.advance_target.get();
+        let progressed = core.work_once(shared.start_requested.get(), &mut advance);
+        shared.advance_target.set(advance);
+        progressed
     }
 
     /// Hands the notifications of the last step to the observers; returns whether there were

@@ -17,6 +17,7 @@ mod interpreter;
 mod invoke;
 mod machine;
 mod observers;
+mod owned;
 mod panic;
 mod snapshot;
 mod state_set;
@@ -36,6 +37,7 @@ pub use fast_path::{check_quiet_steps, event_names, FastPathCache};
 pub use invoke::{spawn, InvokeStart, Session};
 pub use machine::{Machine, WeakMachine, DEFAULT_MAX_STEPS_PER_CALL};
 pub use observers::Connection;
+pub use owned::Core;
 pub use snapshot::{PendingEvent, Snapshot, SnapshotError};
 pub use tables::{
     Block, BlockIndex, Chart, Condition, ConditionIndex, DataItem, Domain, DoneData, DoneDataIndex,

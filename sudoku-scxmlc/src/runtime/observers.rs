@@ -98,7 +98,10 @@ impl<E> Observers<E> {
 
     /// A new connected slot for `callback`, and its [`Connection`]. Dead slots of every list
     /// are dropped first.
-    pub(crate) fn slot<F: ?Sized + 'static>(&mut self, callback: Box<F>) -> (Rc<Slot<F>>, Connection) {
+    pub(crate) fn slot<F: ?Sized + 'static>(
+        &mut self,
+        callback: Box<F>,
+    ) -> (Rc<Slot<F>>, Connection) {
         self.states.retain(|(_, s)| s.is_live());
         self.events.retain(|(_, s)| s.is_live());
         self.typed.retain(|s| s.is_live());
