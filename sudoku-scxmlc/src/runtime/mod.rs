@@ -8,6 +8,8 @@
 //! [`Tables`] the generator emits.
 
 mod context;
+#[cfg(feature = "tokio")]
+pub mod driver;
 mod envelope;
 mod error;
 mod event;

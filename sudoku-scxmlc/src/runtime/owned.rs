@@ -7,7 +7,7 @@
 //!   (start, an external event, time) to the end and then returns; callbacks hear what
 //!   happened after each macrostep. It holds no `Rc` or `RefCell`, so it is `Send` whenever
 //!   the chart's datamodel and events are, and can live in a thread or an async task
-//!   ([`driver`](super::driver) runs one on tokio).
+//!   (`runtime::driver`, feature `tokio`, runs one on tokio).
 //! * [`Machine`](super::Machine) is the Qt-style shared handle (`Rc`, observers that may call
 //!   back into the machine, `connect_to_state`, `connect_to_event`): it adds the inbox for
 //!   re-entrant calls and the observer lists.
@@ -144,7 +144,7 @@ impl<E> Default for Callbacks<E> {
 ///
 /// `Core<C>` is `Send` when `C`'s datamodel and events are (and `Sync` never matters: every
 /// method that changes it takes `&mut self`). Time is machine time: it moves only by
-/// [`advance_time`](Core::advance_time) (the [`driver`](super::driver) ties it to a clock).
+/// [`advance_time`](Core::advance_time) (`runtime::driver`, feature `tokio`, ties it to a clock).
 pub struct Core<C: Chart> {
     interp: Interpreter<C::Data, C::Event>,
     /// [`start`](Core::start) was called and the machine has not started yet.
@@ -400,7 +400,10 @@ impl<C: Chart> Core<C> {
     }
 
     /// Queues or processes an event as it is held.
-    fn submit_envelope(&mut self, event: Envelope<C::Event>) -> Result<(), RuntimeError> {
+    pub(crate) fn submit_envelope(
+        &mut self,
+        event: Envelope<C::Event>,
+    ) -> Result<(), RuntimeError> {
         if self.interp.started && !self.interp.running {
             let name = event.name().to_owned();
             self.interp.not_running(&name);
