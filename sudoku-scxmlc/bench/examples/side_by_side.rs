@@ -17,7 +17,9 @@
 //! game's chart while a game runs, with an observer of `updateGUI` as the window has; the
 //! twin calls the chart's datamodel functions and hands both grids and the view to a
 //! callback). Lines ending in `-string` drive the machine through the string API
-//! (`submit_event`, `connect_to_event`), the others through the typed API.
+//! (`submit_event`, `connect_to_event`), the others through the typed API; the
+//! `/json-twin` line compares the string tap with its twin written in the same style (the
+//! tap's JSON read by hand, `updateGUI`'s JSON built for the callback).
 
 use scxml_bench::twins::{CounterEvent, CounterTwin, TapTwin, ToggleEvent, ToggleTwin};
 use scxml_bench::{counter, toggle};
@@ -471,6 +473,34 @@ fn main() {
         Box::new(|n| {
             for _ in 0..n {
                 hand.tap(black_box(Position { x: 0, y: 0 }));
+            }
+        }),
+    );
+    // The same Qt-style tap written by hand in Qt's style: the tap's JSON read into a
+    // position, the same game logic, and the callback handed `updateGUI`'s JSON as the
+    // string API's observer is.
+    let s = shown.clone();
+    let mut qt_style = TapTwin::new(
+        grid,
+        Box::new(move |current, givens, view| {
+            let data = json!({ "currentState": current, "initState": givens, "view": view });
+            s.set(s.get() + u64::from(!data.is_null()))
+        }),
+    );
+    compare(
+        "sudoku-tap-observed-string/json-twin",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                m.submit_event(black_box(events::TAP), json!({"x": 0, "y": 0}));
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                let tap = black_box(json!({"x": 0, "y": 0}));
+                if let Ok(position) = serde_json::from_value::<Position>(tap) {
+                    qt_style.tap(position);
+                }
             }
         }),
     );

@@ -5,8 +5,9 @@
 //! `targetless`, `counter` and `observed-counter` (typed, one `cond` and one `<assign>` per
 //! event; the second with a typed observer), `hand-written`, `sudoku-tap` (the game's tap on
 //! the typed API with a typed observer of `updateGUI`, as the window has), `sudoku-tap-string`
-//! (`submit_event` and an observer by descriptor: Qt's style) and `sudoku-tap-twin` (the
-//! tap's datamodel functions called directly), and EVENTS
+//! (`submit_event` and an observer by descriptor: Qt's style), `sudoku-tap-twin` (the
+//! tap's datamodel functions called directly) and `sudoku-tap-json-twin` (the same in Qt's
+//! style: the tap's JSON read, `updateGUI`'s JSON built for the callback), and EVENTS
 //! 100000 by default. Instructions per event = (count at N events - count at 0) / N.
 use scxml_bench::{counter, deep_toggle, targetless, toggle, HandToggle};
 use std::hint::black_box;
@@ -67,7 +68,9 @@ fn main() {
             }
             println!("heard: {}", heard.get());
         }
-        "sudoku-tap" | "sudoku-tap-string" | "sudoku-tap-twin" => sudoku_tap(&machine, events),
+        "sudoku-tap" | "sudoku-tap-string" | "sudoku-tap-twin" | "sudoku-tap-json-twin" => {
+            sudoku_tap(&machine, events)
+        }
         "deep-toggle" => {
             let m = deep_toggle::DeepToggle::new();
             m.start();
@@ -95,7 +98,8 @@ fn main() {
             eprintln!(
                 "unknown machine `{other}`: toggle, observed-toggle, typed-toggle, \
                  typed-observed-toggle, deep-toggle, targetless, counter, observed-counter, \
-                 hand-written, sudoku-tap, sudoku-tap-string or sudoku-tap-twin"
+                 hand-written, sudoku-tap, sudoku-tap-string, sudoku-tap-twin or \
+                 sudoku-tap-json-twin"
             );
             std::process::exit(2);
         }
@@ -109,6 +113,25 @@ fn sudoku_tap(how: &str, events: usize) {
     let grid = puzzle::parse(include_str!("../../../puzzles/sudoku.data")).expect("a puzzle");
     let shown = std::rc::Rc::new(std::cell::Cell::new(0u64));
     let s = shown.clone();
+    if how == "sudoku-tap-json-twin" {
+        let mut twin = scxml_bench::twins::TapTwin::new(
+            grid,
+            Box::new(move |current, givens, view| {
+                let data = serde_json::json!({
+                    "currentState": current, "initState": givens, "view": view
+                });
+                s.set(s.get() + u64::from(data.get("view").is_some()));
+            }),
+        );
+        for _ in 0..events {
+            let tap = black_box(serde_json::json!({"x": 0, "y": 0}));
+            if let Ok(position) = serde_json::from_value::<Position>(tap) {
+                twin.tap(position);
+            }
+        }
+        println!("shown: {}", shown.get());
+        return;
+    }
     if how == "sudoku-tap-twin" {
         let mut twin = scxml_bench::twins::TapTwin::new(
             grid,
