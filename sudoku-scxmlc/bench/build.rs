@@ -27,6 +27,8 @@ fn main() {
             let module = format!("{}_{size}", kind.to_lowercase());
             sudoku_scxmlc::Config::new()
                 .type_name("Benchmark")
+                // Up to 65,538 states; the benchmark names none of them.
+                .state_newtype(true)
                 // The charts are made of transitions that shadow each other on purpose.
                 .print_warnings(false)
                 .file_name(format!("{module}.rs"))

@@ -33,7 +33,7 @@ for n in $sizes; do
         [ -f "$chart" ] || continue
         states=$(grep -o '<state\|<parallel\|<final' "$chart" | wc -l)
         transitions=$(grep -o '<transition' "$chart" | wc -l)
-        t=$( { /usr/bin/time -f "%e %M" "$cli" compile "$chart" -o "$work/src/chart.rs" >/dev/null; } 2>&1 | tail -1)
+        t=$( { /usr/bin/time -f "%e %M" "$cli" compile --state-newtype "$chart" -o "$work/src/chart.rs" >/dev/null; } 2>&1 | tail -1)
         secs=${t% *}; kb=${t#* }
         bytes=$(wc -c < "$work/src/chart.rs")
         printf 'mod chart {\n    include!("chart.rs");\n}\nfn main() {\n    let _ = chart::Benchmark::new();\n}\n' > "$work/src/main.rs"

@@ -99,22 +99,25 @@ fn main() {
         .out_dir(&out_dir)
         .compile(manifest_dir.join("charts/livelock.scxml"))
         .unwrap();
-    // The same chart with `State` as a newtype, as charts over `Config::state_enum_limit`
-    // states get it (tests/state_newtype.rs).
+    // The same chart with `State` as a newtype, as `Config::state_newtype(true)` chooses
+    // it (tests/state_newtype.rs).
     sudoku_scxmlc::Config::new()
         .out_dir(&out_dir)
         .file_name("features_newtype.rs")
-        .state_enum_limit(0)
+        .state_newtype(true)
         .compile(manifest_dir.join("../tests/golden/features.scxml"))
         .unwrap();
     // State ids that are the names of `State`'s own items, verbatim, with `State` as an enum
     // and as a newtype (tests/item_names.rs).
-    for (file, limit) in [("item_names_enum.rs", 4096), ("item_names_newtype.rs", 0)] {
+    for (file, newtype) in [
+        ("item_names_enum.rs", false),
+        ("item_names_newtype.rs", true),
+    ] {
         sudoku_scxmlc::Config::new()
             .out_dir(&out_dir)
             .file_name(file)
             .verbatim_state_names(true)
-            .state_enum_limit(limit)
+            .state_newtype(newtype)
             .compile(manifest_dir.join("tests/charts/item_names.scxml"))
             .unwrap();
     }

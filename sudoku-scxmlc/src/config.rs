@@ -31,6 +31,8 @@ pub struct Config {
     print_warnings: bool,
     invocable: Vec<(String, PathBuf)>,
     state_enum_limit: usize,
+    /// `Some`: the user chose `State`'s form ([`Config::state_newtype`]).
+    state_newtype: Option<bool>,
     large_output: u64,
 }
 
@@ -45,6 +47,7 @@ impl Default for Config {
             print_warnings: true,
             invocable: Vec::new(),
             state_enum_limit: DEFAULT_STATE_ENUM_LIMIT,
+            state_newtype: None,
             large_output: LARGE_OUTPUT,
         }
     }
@@ -96,15 +99,28 @@ impl Config {
         self
     }
 
-    /// Charts with more than `n` states (history states not counted; default
-    /// [`DEFAULT_STATE_ENUM_LIMIT`], 4,096) get `State` as a newtype over the state index
-    /// with one associated constant per state, named like the enum variants of a smaller
-    /// chart (`State::Idle` either way; a `match` on them needs a `_` arm), instead of an
-    /// enum. rustc resolves each mention of an enum variant in time proportional to the
-    /// variant's position, so an enum's cost grows with the square of its size: uSCXML's
-    /// LCCA.256 (65,538 states) did not compile in 20 minutes as an enum.
+    /// The most states (history states not counted; default [`DEFAULT_STATE_ENUM_LIMIT`],
+    /// 4,096) a chart may have for `State` to be an enum when
+    /// [`state_newtype`](Config::state_newtype) was not chosen. A larger chart is an error
+    /// that asks for that choice, so that `State` never changes form behind the user's back
+    /// (a `match` that lists every variant would stop compiling). rustc resolves each mention
+    /// of an enum variant in time proportional to the variant's position, so an enum's cost
+    /// grows with the square of its size: uSCXML's LCCA.256 (65,538 states) did not compile in
+    /// 20 minutes as an enum.
     pub fn state_enum_limit(&mut self, n: usize) -> &mut Self {
         self.state_enum_limit = n;
+        self
+    }
+
+    /// Chooses `State`'s form for every chart size: `true` gives a newtype over the state
+    /// index with one associated constant per state, named like the enum's variants
+    /// (`State::Idle` either way; a `match` on it needs a `_` arm); `false` an enum at any
+    /// size (see [`state_enum_limit`](Config::state_enum_limit) for its cost). Without a
+    /// choice, charts up to `state_enum_limit` states get the enum and larger ones are an
+    /// error. (A chart without states always gets the newtype: Rust has no `#[repr(u32)]`
+    /// enum without variants.)
+    pub fn state_newtype(&mut self, newtype: bool) -> &mut Self {
+        self.state_newtype = Some(newtype);
         self
     }
 
@@ -266,13 +282,27 @@ impl Config {
         let mut warnings = render_warnings(&src, &diagnostics);
         let included_files = chart.included_files.clone();
         let plan = plan::plan(chart);
-        let bytes =
-            emit::emit_to(&plan, &runtime, self.state_enum_limit, out).map_err(|source| {
-                Error::Io {
-                    path: path.to_path_buf(),
-                    source,
+        let newtype = match self.state_newtype {
+            Some(choice) => choice,
+            None => {
+                if let Some((name, n)) =
+                    emit::largest_state_count(&plan).filter(|&(_, n)| n > self.state_enum_limit)
+                {
+                    return Err(fail(vec![Diagnostic::error(
+                        Default::default(),
+                        format!(
+                            "chart `{name}` has {n} states, more than the {} up to which `State` is an enum by default (Config::state_enum_limit): choose its form with Config::state_newtype(true) (a newtype with one constant per state; a `match` on it needs a `_` arm) or Config::state_newtype(false) (an enum: rustc's time for one grows with the square of its variants), or raise the limit",
+                            self.state_enum_limit
+                        ),
+                    )]));
                 }
-            })?;
+                false
+            }
+        };
+        let bytes = emit::emit_to(&plan, &runtime, newtype, out).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
         if bytes > self.large_output {
             warnings.push(format!(
                 "{}: warning: the generated file is {:.1} MB, large for rustc: a debug build compiles about {RUSTC_MB_PER_S} MB of it per second on a 2-core machine (docs/scale.md), so expect {} s or more\n  = help: split the chart into charts that `<invoke>` one another, or keep it in a crate of its own so that it is rebuilt only when it changes\n",

@@ -28,10 +28,16 @@ enum Command {
         /// The path generated code uses for the runtime.
         #[arg(long, default_value = "::sudoku_scxmlc::runtime")]
         runtime_path: String,
-        /// Charts with more states than this get `State` as a newtype with one constant per
-        /// state instead of an enum (rustc's time for an enum grows with its size squared).
+        /// Without --state-newtype or --state-enum, a chart with more states than this is an
+        /// error (rustc's time for an enum grows with its size squared).
         #[arg(long, default_value_t = sudoku_scxmlc::DEFAULT_STATE_ENUM_LIMIT)]
         state_enum_limit: usize,
+        /// `State` as a newtype with one constant per state, at any chart size.
+        #[arg(long, conflicts_with = "state_enum")]
+        state_newtype: bool,
+        /// `State` as an enum, at any chart size.
+        #[arg(long)]
+        state_enum: bool,
     },
     /// Checks charts and prints every diagnostic; exits 1 if any chart has an error.
     Check {
@@ -68,12 +74,17 @@ fn run(command: Command) -> Result<(), String> {
             type_name,
             runtime_path,
             state_enum_limit,
+            state_newtype,
+            state_enum,
         } => {
             let text = read(&chart)?;
             let mut config = sudoku_scxmlc::Config::new();
             config
                 .runtime_path(runtime_path)
                 .state_enum_limit(state_enum_limit);
+            if state_newtype || state_enum {
+                config.state_newtype(state_newtype);
+            }
             if let Some(name) = type_name {
                 config.type_name(name);
             }

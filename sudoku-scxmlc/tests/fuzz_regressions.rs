@@ -169,7 +169,14 @@ fn ten_thousand_sibling_states() {
     let states: String = (0..10_000)
         .map(|i| format!("\n<state id=\"s{i}\"/>"))
         .collect();
-    run(&format!("{HEAD} initial=\"s0\">{states}\n</scxml>")).unwrap();
+    // So many states need `State`'s form chosen (a newtype, as large charts choose).
+    Config::new()
+        .state_newtype(true)
+        .generate(
+            Path::new("fuzz.scxml"),
+            &format!("{HEAD} initial=\"s0\">{states}\n</scxml>"),
+        )
+        .unwrap();
 }
 
 /// Rendering a diagnostic reads its whole line, so thousands of them on one line (a minified
@@ -181,6 +188,7 @@ fn ten_thousand_warnings_on_one_line() {
         .map(|i| format!("<state id=\"s{i}\"/>"))
         .collect();
     let generated = Config::new()
+        .state_newtype(true)
         .generate(Path::new("fuzz.scxml"), &format!("{HEAD}>{states}</scxml>"))
         .unwrap();
     // s0 is the initial state; the other 9 999 are unreachable. 100 are rendered.

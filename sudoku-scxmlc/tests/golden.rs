@@ -22,7 +22,7 @@ fn features_chart() {
 
 #[test]
 fn features_chart_with_a_newtype_state() {
-    let code = generate("features", sudoku_scxmlc::Config::new().state_enum_limit(0));
+    let code = generate("features", sudoku_scxmlc::Config::new().state_newtype(true));
     insta::assert_snapshot!("features_newtype", code);
 }
 
@@ -30,4 +30,36 @@ fn features_chart_with_a_newtype_state() {
 fn lamp_chart_with_precomputed_steps() {
     let code = generate("lamp", &sudoku_scxmlc::Config::new());
     insta::assert_snapshot!("lamp", code);
+}
+
+#[test]
+fn a_chart_over_the_enum_limit_must_choose_the_form_of_state() {
+    let path = Path::new("tests/golden/lamp.scxml");
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    // Without a choice, a chart over the limit is an error that says what to choose.
+    let error = sudoku_scxmlc::Config::new()
+        .state_enum_limit(1)
+        .generate(path, &text)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("more than the 1 up to which `State` is an enum"),
+        "{error}"
+    );
+    assert!(error.contains("Config::state_newtype(true)"), "{error}");
+    // Either choice compiles, and keeps its form whatever the limit.
+    let newtype = sudoku_scxmlc::Config::new()
+        .state_enum_limit(1)
+        .state_newtype(true)
+        .generate(path, &text)
+        .unwrap()
+        .code;
+    assert!(newtype.contains("pub struct State(u32)"), "newtype");
+    let enumeration = sudoku_scxmlc::Config::new()
+        .state_enum_limit(1)
+        .state_newtype(false)
+        .generate(path, &text)
+        .unwrap()
+        .code;
+    assert!(enumeration.contains("pub enum State {"), "enum");
 }

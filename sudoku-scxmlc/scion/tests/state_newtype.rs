@@ -1,5 +1,5 @@
-//! The compiler's feature chart compiled with `Config::state_enum_limit(0)`: `State` is a
-//! newtype with one constant per state (what charts of more than 4,096 states get) and the
+//! The compiler's feature chart compiled with `Config::state_newtype(true)`: `State` is a
+//! newtype with one constant per state (the form large charts choose) and the
 //! machine behaves exactly as with the enum.
 
 mod chart {

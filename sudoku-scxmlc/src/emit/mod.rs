@@ -100,26 +100,40 @@ pub(crate) struct Emitter<'a> {
     /// The comments and tables of the item being built ([`print`]).
     p: print::Placeholders,
     /// `State` is a newtype with a constant per state rather than an enum
-    /// ([`Config::state_enum_limit`](crate::Config::state_enum_limit)).
+    /// ([`Config::state_newtype`](crate::Config::state_newtype)).
     state_newtype: bool,
-    /// The limit that decided `state_newtype`.
-    state_enum_limit: usize,
     /// The transition whose `cond` or content is being emitted: its code sees `_event`
     /// typed when its events carry one declared type.
     event_scope: Option<usize>,
 }
 
+/// The chart (its name) with the most states among a planned chart and the charts it
+/// invokes, and that count (history states not counted); `None` for no states at all.
+pub fn largest_state_count(plan: &Plan) -> Option<(String, usize)> {
+    let own = plan.variants.iter().flatten().count();
+    let mut best = (own > 0).then(|| (plan.type_name.clone(), own));
+    for child in &plan.children {
+        if let Some((name, n)) = largest_state_count(child) {
+            if best.as_ref().is_none_or(|(_, b)| n > *b) {
+                best = Some((name, n));
+            }
+        }
+    }
+    best
+}
+
 /// Writes the formatted Rust source of a planned chart into `out`, one item at a time (the
 /// whole file is never held in memory); returns the number of bytes written. `runtime` is
-/// the path generated code uses for the runtime, normally `::sudoku_scxmlc::runtime`; a chart
-/// with more than `state_enum_limit` states gets a newtype `State` instead of an enum.
+/// the path generated code uses for the runtime, normally `::sudoku_scxmlc::runtime`; with
+/// `newtype`, every chart's `State` is a newtype with one constant per state instead of an
+/// enum (so is the `State` of a chart without states).
 ///
 /// # Errors
 /// What `out` returns.
 pub fn emit_to(
     plan: &Plan,
     runtime: &syn::Path,
-    state_enum_limit: usize,
+    newtype: bool,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<u64> {
     let mut printer = print::Printer::new(out);
@@ -128,7 +142,7 @@ pub fn emit_to(
         env!("CARGO_PKG_VERSION"),
         file_name(plan)
     ))?;
-    emit_chart(plan, runtime, state_enum_limit, &mut printer, 0)?;
+    emit_chart(plan, runtime, newtype, &mut printer, 0)?;
     Ok(printer.written)
 }
 
@@ -145,7 +159,7 @@ fn file_name(plan: &Plan) -> String {
 fn emit_chart(
     plan: &Plan,
     runtime: &syn::Path,
-    state_enum_limit: usize,
+    newtype: bool,
     printer: &mut print::Printer<'_>,
     indent: usize,
 ) -> std::io::Result<()> {
@@ -163,11 +177,7 @@ fn emit_chart(
         p: print::Placeholders::new(plan.chart.source_hash),
         // A chart without states (Qt Creator's template) gets the newtype too: Rust has no
         // `#[repr(u32)]` for an enum without variants.
-        state_newtype: {
-            let n = plan.variants.iter().flatten().count();
-            n > state_enum_limit || n == 0
-        },
-        state_enum_limit,
+        state_newtype: newtype || plan.variants.iter().flatten().count() == 0,
         event_scope: None,
     };
     let data = e.data_struct();
@@ -192,7 +202,7 @@ fn emit_chart(
              {pad}pub mod {} {{\n{pad}    use super::*;\n",
             info.module
         ))?;
-        emit_chart(child, runtime, state_enum_limit, printer, indent + 1)?;
+        emit_chart(child, runtime, newtype, printer, indent + 1)?;
         printer.text(&format!("{pad}}}\n"))?;
     }
     Ok(())
@@ -574,7 +584,7 @@ impl Emitter<'_> {
         let select = if uses_selection {
             quote! {
                 /// The charts a run-time `srcexpr` or `<content expr>` can start, by key.
-                fn select_chart(key: &str) -> ::core::option::Option<fn(&str) -> ::std::boxed::Box<dyn #rt::Session>> {
+                fn select_chart(key: &str) -> ::core::option::Option<fn(&str) -> ::std::boxed::Box<dyn #rt::Session + ::core::marker::Send>> {
                     match key {
                         #(#keyed)*
                         _ => ::core::option::Option::None,

@@ -1,5 +1,5 @@
 //! The generated `State`: an enum of one variant per state (a newtype with one constant per
-//! state beyond `Config::state_enum_limit`), with `ALL`, `id`, `from_id`, `Display` and
+//! state when `Config::state_newtype` chose it), with `ALL`, `id`, `from_id`, `Display` and
 //! `Debug`.
 
 use super::{doc, doc_lines, num, print, shorten_comment, Emitter};
@@ -81,10 +81,9 @@ impl Emitter<'_> {
 
         if self.state_newtype {
             let newtype_doc = self::doc(&format!(
-                "The states of `{}` in document order (history states excluded): one constant per state, named like the variants of a smaller chart's `State` enum, over the state's index in the chart's tables.\n\nA newtype rather than an enum: the chart has {} states, more than the {} of `Config::state_enum_limit`, and rustc's time for an enum grows with the square of its variant count.",
+                "The states of `{}` in document order (history states excluded): one constant per state, named like the variants an enum `State` would have, over the state's index in the chart's tables.\n\nA newtype rather than an enum ({} states; `Config::state_newtype`): rustc's time for an enum grows with the square of its variant count. A `match` on it needs a `_` arm.",
                 self.file,
-                n,
-                self.state_enum_limit
+                n
             ));
             printer.items(
                 quote! {
