@@ -60,15 +60,6 @@ pub(crate) struct Step {
 }
 
 impl Step {
-    /// A step that lives as long as the program (its chart's [`FastPathCache`] is static).
-    fn leak(exit: Vec<StateIndex>, enter: Vec<StateIndex>, leaf: StateIndex) -> &'static Step {
-        Box::leak(Box::new(Step {
-            exit: exit.into_boxed_slice(),
-            enter: enter.into_boxed_slice(),
-            leaf,
-        }))
-    }
-
     /// Whether the step changes nothing.
     #[cfg(test)]
     pub(crate) fn is_nothing(&self) -> bool {
@@ -125,8 +116,11 @@ pub fn event_names<'a>(descriptors: impl IntoIterator<Item = &'a str>) -> Vec<&'
 pub(crate) struct FastPath {
     /// The event names, sorted ([`Tables::event_names`]).
     names: &'static [&'static str],
-    /// `cells[state * names.len() + name]`; `None`: the full interpreter must run.
-    cells: Box<[Option<&'static Step>]>,
+    /// The distinct steps, owned here; the cells index them.
+    steps: Box<[Step]>,
+    /// `cells[state * names.len() + name]`: the index of its step in `steps`, or
+    /// [`NO_STEP`] when the full interpreter must run.
+    cells: Box<[u32]>,
     /// The same cells for a machine nobody observes, which keeps only its atomic state:
     /// the row (`state * names.len()`) of the atomic state active afterwards, or
     /// [`QUIET_SLOW`].
@@ -136,13 +130,17 @@ pub(crate) struct FastPath {
 /// A cell of [`FastPath::quiet_cells`] that is not precomputed.
 pub(crate) const QUIET_SLOW: u32 = u32::MAX;
 
+/// A cell of `FastPath::cells` without a step.
+const NO_STEP: u32 = u32::MAX;
+
 impl FastPath {
     /// The macrostep of the event name `name` (its index in [`Tables::event_names`])
     /// arriving while the atomic state `leaf` is active; `None` when the full interpreter
     /// must run.
     #[inline(always)]
-    pub(crate) fn step(&self, leaf: StateIndex, name: usize) -> Option<&'static Step> {
-        *self.cells.get(leaf as usize * self.names.len() + name)?
+    pub(crate) fn step(&self, leaf: StateIndex, name: usize) -> Option<&Step> {
+        let i = *self.cells.get(leaf as usize * self.names.len() + name)?;
+        self.steps.get(i as usize)
     }
 
     /// The cells for a machine nobody observes, indexed like the steps
@@ -176,7 +174,17 @@ impl FastPath {
         if names.is_empty() || states.len().saturating_mul(names.len()) > MAX_CELLS {
             return None;
         }
-        let mut cells = vec![None; states.len() * names.len()];
+        let mut cells = vec![NO_STEP; states.len() * names.len()];
+        let mut steps: Vec<Step> = Vec::new();
+        let mut add = |exit: Vec<StateIndex>, enter: Vec<StateIndex>, leaf: StateIndex| {
+            steps.push(Step {
+                exit: exit.into_boxed_slice(),
+                enter: enter.into_boxed_slice(),
+                leaf,
+            });
+            // At most MAX_CELLS steps.
+            (steps.len() - 1) as u32
+        };
         let no_history = StateSet::default();
         let shape = Shape {
             states,
@@ -194,27 +202,29 @@ impl FastPath {
             for (n, name) in names.iter().enumerate() {
                 cells[leaf as usize * names.len() + n] =
                     match classify(tables, &shape, &mut sets, leaf, name) {
-                        Classified::Slow => None,
+                        Classified::Slow => NO_STEP,
                         Classified::Nothing => {
-                            Some(*nothing.get_or_insert_with(|| Step::leak(vec![], vec![], leaf)))
+                            *nothing.get_or_insert_with(|| add(vec![], vec![], leaf))
                         }
-                        Classified::Step { exit, enter, leaf } => {
-                            Some(Step::leak(exit, enter, leaf))
-                        }
+                        Classified::Step { exit, enter, leaf } => add(exit, enter, leaf),
                     };
             }
         }
         let quiet = cells
             .iter()
-            .map(
-                |c| match c.map(|step| u32::try_from(step.leaf as usize * names.len())) {
+            .map(|&c| {
+                match steps
+                    .get(c as usize)
+                    .map(|step| u32::try_from(step.leaf as usize * names.len()))
+                {
                     Some(Ok(row)) if row != QUIET_SLOW => row,
                     _ => QUIET_SLOW,
-                },
-            )
+                }
+            })
             .collect();
         Some(FastPath {
             names,
+            steps: steps.into_boxed_slice(),
             cells: cells.into_boxed_slice(),
             quiet,
         })

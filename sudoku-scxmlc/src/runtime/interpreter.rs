@@ -852,7 +852,7 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     /// what observers must hear, and the configuration changes by the step's exit and entry
     /// lists.
     #[inline(always)]
-    pub(crate) fn run_fast_macrostep(&mut self, step: &'static FastStep, event: Envelope<E>) {
+    pub(crate) fn run_fast_macrostep(&mut self, step: &FastStep, event: Envelope<E>) {
         self.ctx.set_event(event);
         self.note_observed();
         for &s in step.exit.iter() {
