@@ -1,5 +1,6 @@
 //! Generated macrosteps (`Chart::STEP`, run through the runtime's `Stepper`): for a chart
-//! without `<parallel>` or `<invoke>`, a `match` on the external event's variant and the
+//! without `<parallel>` or `<invoke>`, a `match` on the event's variant (external events, and
+//! internal ones inside the macrostep's loop) and the
 //! active atomic state that evaluates the candidate transitions' conditions in document
 //! order (SCXML 1.0, Appendix D `selectTransitions`, which for one atomic state is: its own
 //! transitions, then its parent's, and so on, the first enabled one wins) and runs the

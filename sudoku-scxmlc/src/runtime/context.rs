@@ -10,6 +10,7 @@ use super::{Event, EventKind, ExecError, StateIndex, StateInfo};
 use serde_json::Value;
 use std::cell::OnceCell;
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -66,7 +67,8 @@ pub struct Context<E = Untyped> {
     name: &'static str,
     session_id: String,
     pub(crate) next_send_id: u64,
-    ids: OnceCell<HashMap<&'static str, StateIndex>>,
+    /// State ids to indices, for `In("id")` with a run-time id (FNV-hashed: ids are short).
+    ids: OnceCell<HashMap<&'static str, StateIndex, BuildHasherDefault<Fnv>>>,
     io_processors: OnceCell<Value>,
     /// When this session was invoked: its invoke id.
     pub(crate) invoke_id: Option<String>,
@@ -480,6 +482,30 @@ impl<E: ChartEvent> Context<E> {
         tracing::info!(target: "scxml", chart = self.name, label, value = %value);
         if let Some(logs) = &mut self.logs {
             logs.push((label.to_owned(), value.clone()));
+        }
+    }
+}
+
+/// The 64-bit FNV-1a hash (Fowler, Noll, Vo): a few instructions per byte, for the short
+/// state ids `In("id")` looks up (the default SipHash costs more than the lookup's compare).
+/// Not DoS-resistant, which does not matter here: the keys are the chart's own ids.
+#[derive(Clone, Copy)]
+pub(crate) struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
     }
 }

@@ -808,7 +808,7 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
 
     /// `_event` becomes the internal event `event`; the external event observers have not
     /// heard yet is kept for them.
-    fn set_internal_event(&mut self, event: Envelope<E>) {
+    pub(crate) fn set_internal_event(&mut self, event: Envelope<E>) {
         let previous = self.ctx.replace_event(event);
         if self.observed_pending {
             self.observed_pending = false;
@@ -960,6 +960,20 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
             if self.scratch.filtered.is_empty() {
                 let Some(event) = self.ctx.internal.pop_front() else {
                     break;
+                };
+                // The chart's generated step for the internal event, when it covers it (and
+                // the bound is not reached, which the path below reports).
+                let event = match self.generated {
+                    Some(step) if self.precomputed && steps < self.max_microsteps => {
+                        match step(&mut Stepper::internal(self), event) {
+                            Ok(()) => {
+                                steps += 1;
+                                continue;
+                            }
+                            Err(event) => event,
+                        }
+                    }
+                    _ => event,
                 };
                 self.set_internal_event(event);
                 self.select_transitions(false);

@@ -1,6 +1,7 @@
 //! Generated macrosteps: what the code the generator writes for a chart without `<parallel>`
-//! or `<invoke>` (`Chart::step`) calls to process an external event without the generic
-//! interpreter's selection.
+//! or `<invoke>` (`Chart::STEP`) calls to process an event without the generic interpreter's
+//! selection: every external event it covers, and every internal event (`<raise>`,
+//! `error.execution`, `done.state.*`) that the macrostep's loop takes off the internal queue.
 //!
 //! The generated code matches the event's variant and the active atomic state, evaluates the
 //! candidate transitions' conditions in document order (calling the same `cond_N` functions
@@ -23,11 +24,25 @@ pub type StepFn<D, E> = fn(&mut Stepper<'_, D, E>, Envelope<E>) -> Result<(), En
 #[doc(hidden)]
 pub struct Stepper<'a, D: 'static, E: 'static> {
     interp: &'a mut Interpreter<D, E>,
+    /// The event is an internal one, taken off the internal queue inside a macrostep.
+    internal: bool,
 }
 
 impl<'a, D: 'static, E: ChartEvent> Stepper<'a, D, E> {
+    /// A stepper for an external event: it starts a macrostep and finishes it.
     pub(crate) fn new(interp: &'a mut Interpreter<D, E>) -> Self {
-        Stepper { interp }
+        Stepper {
+            interp,
+            internal: false,
+        }
+    }
+
+    /// A stepper for an internal event, inside the macrostep's loop (which goes on after it).
+    pub(crate) fn internal(interp: &'a mut Interpreter<D, E>) -> Self {
+        Stepper {
+            interp,
+            internal: true,
+        }
     }
 
     /// The active atomic state (the chart has no `<parallel>`: there is one).
@@ -36,11 +51,21 @@ impl<'a, D: 'static, E: ChartEvent> Stepper<'a, D, E> {
         self.interp.leaf()
     }
 
-    /// Starts processing the external event `event`: it becomes `_event`, and observers will
-    /// hear it.
+    /// Starts processing `event`: it becomes `_event`; observers will hear an external one.
     #[inline]
     pub fn begin(&mut self, event: Envelope<E>) {
-        self.interp.begin_external(event);
+        if self.internal {
+            self.begin_internal(event);
+        } else {
+            self.interp.begin_external(event);
+        }
+    }
+
+    /// [`begin`](Self::begin) for an internal event, out of line: the external event's path
+    /// stays short.
+    #[inline(never)]
+    fn begin_internal(&mut self, event: Envelope<E>) {
+        self.interp.set_internal_event(event);
     }
 
     /// Evaluates a transition's `cond`: an `Err` makes it false and raises
@@ -80,10 +105,13 @@ impl<'a, D: 'static, E: ChartEvent> Stepper<'a, D, E> {
         self.interp.microstep_of(t);
     }
 
-    /// Ends the event's processing: the rest of the macrostep (eventless transitions and
-    /// internal events, by the interpreter), after `microsteps` microsteps.
+    /// Ends the event's processing: for an external event, the rest of the macrostep
+    /// (eventless transitions and internal events, by the interpreter), after `microsteps`
+    /// microsteps; for an internal one, nothing (the macrostep's loop goes on).
     #[inline]
     pub fn finish(&mut self, microsteps: usize) {
-        self.interp.finish_external(microsteps);
+        if !self.internal {
+            self.interp.finish_external(microsteps);
+        }
     }
 }
