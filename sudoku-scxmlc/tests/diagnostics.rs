@@ -297,7 +297,7 @@ fn invoke_children_errors_cycles_and_depth() {
     let missing = dir.join("missing.scxml");
     std::fs::write(&missing, chart("gone.scxml")).unwrap();
     let e = Config::new()
-        .generate(&missing, &std::fs::read_to_string(&missing).unwrap())
+        .generate(&missing, std::fs::read_to_string(&missing).unwrap())
         .unwrap_err()
         .to_string();
     assert!(e.contains("missing.scxml:3:18: error: cannot read"), "{e}");
