@@ -571,6 +571,12 @@ impl Emitter<'_> {
                 Content::Text(text) if serde_json::from_str::<serde_json::Value>(text).is_ok() => {
                     quote!(#rt::serde_json::from_str::<#rt::serde_json::Value>(#text)?)
                 }
+                // ECMAScript (B.2.2): text that is not JSON is a space-normalised string.
+                Content::Text(text) if self.is_js() => {
+                    let words: Vec<&str> = text.split_whitespace().collect();
+                    let text = words.join(" ");
+                    quote!(#rt::serde_json::Value::String(::std::string::String::from(#text)))
+                }
                 Content::Text(text) => {
                     quote!(#rt::serde_json::Value::String(::std::string::String::from(#text)))
                 }

@@ -109,6 +109,11 @@ pub fn check_code(
     span: Span,
     kind: JsKind,
 ) -> Result<Code, Diagnostic> {
+    // `expr="new testobject();"`: an expression statement's `;` is no part of the value.
+    let text = match kind {
+        JsKind::Expr | JsKind::Location => text.trim_end().trim_end_matches(';'),
+        JsKind::Script => text,
+    };
     let (source, before) = wrapped(text, kind);
     if let Some((line, col, message)) = syntax_error(&source) {
         let lines: Vec<&str> = text.split('\n').collect();
@@ -139,6 +144,13 @@ pub fn check_code(
         tokens: proc_macro2::TokenStream::new(),
         idents: Vec::new(),
     })
+}
+
+/// `text` with its runs of white space made one space and trimmed, as a JSON string: what
+/// B.2.2 makes of content that is neither JSON nor an expression (nor XML).
+pub fn normalized_string(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    serde_json::Value::from(words.join(" ")).to_string()
 }
 
 /// Whether `s` is an ECMAScript identifier usable as a global variable name: ASCII letters,
@@ -411,10 +423,8 @@ impl super::Validator<'_> {
                 }
                 Some(text) => match check_code(self.src, &text, src.span, JsKind::Expr) {
                     Ok(code) => DataInit::Expr(code),
-                    Err(diag) => {
-                        self.error(src.span, format!("in `{}`: {}", src.value, diag.message));
-                        DataInit::Default
-                    }
+                    // Neither JSON nor an expression: the text, space-normalised (B.2.2).
+                    Err(_) => DataInit::Json(normalized_string(&text)),
                 },
                 None => DataInit::Default,
             }
@@ -424,8 +434,7 @@ impl super::Validator<'_> {
             } else if let Ok(code) = check_code(self.src, t.text.trim(), t.span, JsKind::Expr) {
                 DataInit::Expr(code)
             } else {
-                let words: Vec<&str> = t.text.split_whitespace().collect();
-                DataInit::Json(serde_json::Value::from(words.join(" ")).to_string())
+                DataInit::Json(normalized_string(&t.text))
             }
         } else {
             DataInit::Default
