@@ -77,7 +77,7 @@ impl<'a> Validator<'a> {
         }
         let (ty, ty_text) = match d.attr_ns(RUST_NS, "type") {
             Some(t) => match parse_code(self.src, &t.value, t.span, CodeKind::Type) {
-                Ok(code) => (Some(code.tokens), Some(t.value.clone())),
+                Ok(code) => (Some(code.into_parts().tokens), Some(t.value.clone())),
                 Err(diag) => {
                     self.diags.push(diag);
                     return;

@@ -137,13 +137,13 @@ pub fn check_code(
             "with datamodel=\"ecmascript\", conditions, expressions, locations and scripts are ECMAScript",
         ));
     }
-    Ok(Code {
+    Ok(Code::new(crate::chart::CodeParts {
         text: text.to_owned(),
         line: src.line(span.start),
         column: src.column_bounded(span.start, 4096),
         tokens: proc_macro2::TokenStream::new(),
         idents: Vec::new(),
-    })
+    }))
 }
 
 /// `text` with its runs of white space made one space and trimmed, as a JSON string: what

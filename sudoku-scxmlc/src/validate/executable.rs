@@ -24,7 +24,9 @@ impl<'a> Validator<'a> {
     }
 
     pub(super) fn exec_list(&mut self, elements: Vec<&Element>) -> Vec<Exec> {
-        elements.into_iter().filter_map(|c| self.exec(c)).collect()
+        let mut list: Vec<Exec> = elements.into_iter().filter_map(|c| self.exec(c)).collect();
+        list.shrink_to_fit();
+        list
     }
 
     pub(super) fn code_attr(&mut self, a: &Attribute, kind: CodeKind) -> Option<Code> {
@@ -324,8 +326,10 @@ impl<'a> Validator<'a> {
             },
             (None, None) => return None,
         };
+        let mut code = code;
+        code.line = line;
         Some(Exec::Script {
-            code: Code { line, ..code },
+            code,
             line,
             column: self.column(e.span),
         })
@@ -392,7 +396,7 @@ impl<'a> Validator<'a> {
         let ty = match c.attr_ns(crate::parse::RUST_NS, "type") {
             Some(t) if self.datamodel == DatamodelKind::Rust => {
                 match parse_code(self.src, &t.value, t.span, CodeKind::Type) {
-                    Ok(code) => Some(code.tokens),
+                    Ok(code) => Some(code.into_parts().tokens),
                     Err(diag) => {
                         self.diags.push(diag);
                         None

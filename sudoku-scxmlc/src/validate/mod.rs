@@ -537,6 +537,13 @@ impl<'a> Validator<'a> {
                 );
             }
         }
+        // A chart may hold hundreds of thousands of states: their lists are kept at the
+        // length they have (pushing leaves room for four).
+        let state = &mut self.states[index];
+        state.children.shrink_to_fit();
+        state.transitions.shrink_to_fit();
+        state.onentry.shrink_to_fit();
+        state.onexit.shrink_to_fit();
     }
 
     fn transition(&mut self, t: &'a Element, source: usize) -> Option<usize> {
@@ -651,7 +658,7 @@ impl<'a> Validator<'a> {
             }
             let (ty, ty_text) = match e.attr("type") {
                 Some(t) => match code::parse_code(self.src, &t.value, t.span, CodeKind::Type) {
-                    Ok(code) => (Some(code.tokens), Some(t.value.clone())),
+                    Ok(code) => (Some(code.into_parts().tokens), Some(t.value.clone())),
                     Err(diag) => {
                         self.diags.push(diag);
                         continue;
