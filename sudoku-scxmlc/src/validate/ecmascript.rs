@@ -231,33 +231,6 @@ pub fn location_root(text: &str) -> Option<&str> {
     is_js_ident(root).then_some(root)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn syntax_errors_are_found_without_running() {
-        assert_eq!(syntax_error("(\nx + 1\n)"), None);
-        // Compiled, not run: an undefined name or a throw is no build error.
-        assert_eq!(syntax_error("(\nnope()\n)"), None);
-        assert_eq!(syntax_error("throw 1"), None);
-        let (line, col, msg) = syntax_error("var a = 1;\nvar b = ;").unwrap();
-        assert_eq!((line, col), (2, 9));
-        assert!(msg.contains("unexpected token"), "{msg}");
-        assert!(syntax_error("(\na + b\n) = 0").is_some());
-        assert_eq!(syntax_error("(\na.b[2]\n) = 0"), None);
-    }
-
-    #[test]
-    fn identifiers_and_roots() {
-        assert!(is_js_ident("Var1") && is_js_ident("_x") && is_js_ident("$a"));
-        assert!(!is_js_ident("1a") && !is_js_ident("var") && !is_js_ident("'continue'"));
-        assert_eq!(location_root("a.b[0]"), Some("a"));
-        assert_eq!(location_root(" _event.name"), Some("_event"));
-        assert_eq!(location_root("[1][0]"), None);
-    }
-}
-
 impl super::Validator<'_> {
     /// A `location` (or `idlocation`): compiled as the left-hand side of an assignment. Its
     /// root is looked up only to say which `<data>` it names; whether the variable exists is
@@ -448,5 +421,32 @@ impl super::Validator<'_> {
             state,
             line: self.line(d.span),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn syntax_errors_are_found_without_running() {
+        assert_eq!(syntax_error("(\nx + 1\n)"), None);
+        // Compiled, not run: an undefined name or a throw is no build error.
+        assert_eq!(syntax_error("(\nnope()\n)"), None);
+        assert_eq!(syntax_error("throw 1"), None);
+        let (line, col, msg) = syntax_error("var a = 1;\nvar b = ;").unwrap();
+        assert_eq!((line, col), (2, 9));
+        assert!(msg.contains("unexpected token"), "{msg}");
+        assert!(syntax_error("(\na + b\n) = 0").is_some());
+        assert_eq!(syntax_error("(\na.b[2]\n) = 0"), None);
+    }
+
+    #[test]
+    fn identifiers_and_roots() {
+        assert!(is_js_ident("Var1") && is_js_ident("_x") && is_js_ident("$a"));
+        assert!(!is_js_ident("1a") && !is_js_ident("var") && !is_js_ident("'continue'"));
+        assert_eq!(location_root("a.b[0]"), Some("a"));
+        assert_eq!(location_root(" _event.name"), Some("_event"));
+        assert_eq!(location_root("[1][0]"), None);
     }
 }

@@ -514,10 +514,7 @@ fn truthy(v: &JsValue<'_>) -> bool {
             .as_string()
             .and_then(|s| s.to_string().ok())
             .is_some_and(|s| !s.is_empty()),
-        Type::BigInt => v
-            .as_big_int()
-            .and_then(|b| b.clone().to_i64().ok())
-            .map_or(true, |b| b != 0),
+        Type::BigInt => v.as_big_int().and_then(|b| b.clone().to_i64().ok()) != Some(0),
         _ => true,
     }
 }
