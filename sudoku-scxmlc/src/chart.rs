@@ -15,6 +15,10 @@ pub enum DatamodelKind {
     Null,
     /// Conditions, expressions and scripts are Rust; `<data>` items are typed fields.
     Rust,
+    /// SCXML 1.0, appendix B.2: conditions, expressions, locations and scripts are
+    /// ECMAScript (syntax-checked at build time, run by the runtime's QuickJS engine);
+    /// `<data>` items are global variables.
+    EcmaScript,
 }
 
 /// A validated chart.
@@ -161,7 +165,8 @@ pub struct Block {
 pub enum Cond {
     /// Null datamodel `In(id)`: true when the state is active.
     In(usize),
-    /// Rust boolean expression.
+    /// An expression of the chart's datamodel: Rust (a `bool`) or ECMAScript (converted by
+    /// ToBoolean).
     Rust(Code),
 }
 

@@ -96,8 +96,8 @@ fn structural_rules() {
             "unsupported SCXML version `2.0`",
         ),
         (
-            &format!("{HEAD} datamodel=\"ecmascript\"><state/></scxml>"),
-            "the `ecmascript` datamodel is not supported",
+            &format!("{HEAD} datamodel=\"xpath\"><state/></scxml>"),
+            "the `xpath` datamodel is not supported",
         ),
         (
             &format!("{HEAD}><state id=\"a\" initial=\"b\"/><state id=\"b\"/></scxml>"),

@@ -97,6 +97,10 @@ impl super::Validator<'_> {
         span: Span,
         kind: CodeKind,
     ) -> Result<Code, Diagnostic> {
+        #[cfg(feature = "ecmascript")]
+        if self.datamodel == crate::chart::DatamodelKind::EcmaScript {
+            return super::ecmascript::check_code(self.src, text, span, kind.into());
+        }
         let mut code = parse_code(self.src, text, span, kind)?;
         let tokens = std::mem::take(&mut code.tokens);
         let mut unknown = Vec::new();

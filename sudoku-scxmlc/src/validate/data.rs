@@ -48,6 +48,11 @@ impl<'a> Validator<'a> {
             );
             return;
         }
+        #[cfg(feature = "ecmascript")]
+        if self.datamodel == DatamodelKind::EcmaScript {
+            self.js_data_item(d, id, state);
+            return;
+        }
         if !is_rust_ident(&id.value)
             || id.value.starts_with("__")
             || is_system_variable(&id.value)
