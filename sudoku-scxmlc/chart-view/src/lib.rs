@@ -180,9 +180,9 @@ impl ChartMonitor {
 
     /// Keeps two Slint models up to date: `rows` (one `T` per state, made by `row`: the
     /// window's own `ChartRow` struct, as Slint generates it for each window) and `events`
-    /// (the last events as text, oldest first, then one line counting the quiet events that
-    /// came, `not listed: tick ×52, clock ×5`). Only the rows that changed are written, so a
-    /// list view redraws only them.
+    /// (the last events as text, oldest first, then a line for each quiet event that came,
+    /// `tick ×52, not listed`). Only the rows that changed are written, so a list view redraws
+    /// only them.
     pub fn feed<T: Clone + PartialEq + 'static>(
         &self,
         rows: Rc<VecModel<T>>,
@@ -199,14 +199,12 @@ impl ChartMonitor {
                 }
             }
             let mut lines: Vec<SharedString> = last.iter().map(|e| e.to_string().into()).collect();
-            let heard: Vec<String> = quiet
-                .iter()
-                .filter(|q| q.count > 0)
-                .map(|q| format!("{} ×{}", q.name, q.count))
-                .collect();
-            if !heard.is_empty() {
-                lines.push(format!("not listed: {}", heard.join(", ")).into());
-            }
+            lines.extend(
+                quiet
+                    .iter()
+                    .filter(|q| q.count > 0)
+                    .map(|q| format!("{} ×{}, not listed", q.name, q.count).into()),
+            );
             if !lines.iter().eq(events.iter().collect::<Vec<_>>().iter()) {
                 events.set_vec(lines);
             }
