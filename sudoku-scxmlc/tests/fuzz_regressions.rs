@@ -174,7 +174,7 @@ fn ten_thousand_sibling_states() {
         .state_newtype(true)
         .generate(
             Path::new("fuzz.scxml"),
-            &format!("{HEAD} initial=\"s0\">{states}\n</scxml>"),
+            format!("{HEAD} initial=\"s0\">{states}\n</scxml>"),
         )
         .unwrap();
 }
@@ -189,7 +189,7 @@ fn ten_thousand_warnings_on_one_line() {
         .collect();
     let generated = Config::new()
         .state_newtype(true)
-        .generate(Path::new("fuzz.scxml"), &format!("{HEAD}>{states}</scxml>"))
+        .generate(Path::new("fuzz.scxml"), format!("{HEAD}>{states}</scxml>"))
         .unwrap();
     // s0 is the initial state; the other 9 999 are unreachable. 100 are rendered.
     assert_eq!(generated.warnings.len(), 101);

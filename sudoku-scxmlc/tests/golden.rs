@@ -32,6 +32,31 @@ fn lamp_chart_with_precomputed_steps() {
     insta::assert_snapshot!("lamp", code);
 }
 
+/// A ring of `n` states, each with its own transition on `go`: `n` arms in `step`.
+fn ring(n: usize) -> String {
+    let mut s = String::from(
+        "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" name=\"Ring\">\n",
+    );
+    for i in 0..n {
+        s.push_str(&format!(
+            "<state id=\"s{i}\"><transition event=\"go\" target=\"s{}\"/></state>\n",
+            (i + 1) % n
+        ));
+    }
+    s + "</scxml>\n"
+}
+
+#[test]
+fn generated_macrosteps_are_bounded_by_their_arms() {
+    let config = sudoku_scxmlc::Config::new();
+    let small = config.generate(Path::new("ring.scxml"), ring(512)).unwrap();
+    assert!(small.code.contains("fn step("));
+    // One arm more: `step` would be one item too big to format cheaply (docs/scale.md).
+    let big = config.generate(Path::new("ring.scxml"), ring(513)).unwrap();
+    assert!(!big.code.contains("fn step("));
+    assert!(!big.code.contains("const STEP"));
+}
+
 #[test]
 fn a_chart_over_the_enum_limit_must_choose_the_form_of_state() {
     let path = Path::new("tests/golden/lamp.scxml");
@@ -39,7 +64,7 @@ fn a_chart_over_the_enum_limit_must_choose_the_form_of_state() {
     // Without a choice, a chart over the limit is an error that says what to choose.
     let error = sudoku_scxmlc::Config::new()
         .state_enum_limit(1)
-        .generate(path, &text)
+        .generate(path, text.clone())
         .unwrap_err()
         .to_string();
     assert!(
@@ -51,14 +76,14 @@ fn a_chart_over_the_enum_limit_must_choose_the_form_of_state() {
     let newtype = sudoku_scxmlc::Config::new()
         .state_enum_limit(1)
         .state_newtype(true)
-        .generate(path, &text)
+        .generate(path, text.clone())
         .unwrap()
         .code;
     assert!(newtype.contains("pub struct State(u32)"), "newtype");
     let enumeration = sudoku_scxmlc::Config::new()
         .state_enum_limit(1)
         .state_newtype(false)
-        .generate(path, &text)
+        .generate(path, text.clone())
         .unwrap()
         .code;
     assert!(enumeration.contains("pub enum State {"), "enum");

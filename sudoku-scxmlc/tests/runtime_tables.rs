@@ -357,6 +357,7 @@ macro_rules! charts {
             type State = StateIndex;
             type Data = Rec;
             type Event = Untyped;
+    type Invoked = ();
             fn tables() -> &'static Tables<Rec> {
                 static T: OnceLock<&'static Tables<Rec>> = OnceLock::new();
                 T.get_or_init(|| $build().finish(stringify!($name), $dynamic))
@@ -1525,6 +1526,7 @@ impl Chart for Toggle {
     type State = ToggleState;
     type Data = ();
     type Event = Untyped;
+    type Invoked = ();
     fn tables() -> &'static Tables<()> {
         &TOGGLE
     }

@@ -10,6 +10,7 @@
 //! - a hidden module with the static tables and one function per condition, block of
 //!   executable content, `<donedata>` and `<data>`; each says which chart line it came from.
 
+mod ecmascript;
 mod events;
 mod exec;
 mod print;
@@ -105,6 +106,8 @@ pub(crate) struct Emitter<'a> {
     /// The transition whose `cond` or content is being emitted: its code sees `_event`
     /// typed when its events carry one declared type.
     event_scope: Option<usize>,
+    /// ECMAScript charts: the next [`Snippet`](crate::runtime::ecmascript::Snippet) number.
+    snippets: std::cell::Cell<u32>,
 }
 
 /// The chart (its name) with the most states among a planned chart and the charts it
@@ -163,7 +166,9 @@ fn emit_chart(
     printer: &mut print::Printer<'_>,
     indent: usize,
 ) -> std::io::Result<()> {
-    let data_ty = if exec::has_data(plan.chart.datamodel) {
+    let data_ty = if plan.chart.datamodel == crate::chart::DatamodelKind::EcmaScript {
+        quote!(#runtime::ecmascript::Js)
+    } else if exec::has_data(plan.chart.datamodel) {
         let ident = format_ident!("{}Data", plan.type_name);
         quote!(#ident)
     } else {
@@ -179,6 +184,7 @@ fn emit_chart(
         // `#[repr(u32)]` for an enum without variants.
         state_newtype: newtype || plan.variants.iter().flatten().count() == 0,
         event_scope: None,
+        snippets: std::cell::Cell::new(0),
     };
     let data = e.data_struct();
     printer.items(data, indent, &mut e.p)?;
@@ -209,6 +215,11 @@ fn emit_chart(
 }
 
 impl Emitter<'_> {
+    /// Whether the chart's code is ECMAScript.
+    fn is_js(&self) -> bool {
+        self.plan.chart.datamodel == crate::chart::DatamodelKind::EcmaScript
+    }
+
     /// A placeholder for an array of pre-formatted rows.
     fn table(&mut self, rows: Vec<String>) -> TokenStream {
         self.p.table(rows)
@@ -278,7 +289,10 @@ impl Emitter<'_> {
             " The compiled tables of `{}`: the type parameter of [`{}`].",
             self.file, self.plan.type_name
         );
-        let new_data = if exec::has_data(self.plan.chart.datamodel) {
+        let new_data = if self.is_js() {
+            let ids = self.plan.chart.data.iter().map(|d| &d.id);
+            quote!(#rt::ecmascript::Js::new(&[#(#ids),*]))
+        } else if exec::has_data(self.plan.chart.datamodel) {
             quote!(::core::default::Default::default())
         } else {
             quote!()
@@ -349,6 +363,19 @@ impl Emitter<'_> {
             }
         });
         let interface = num(crate::runtime::__private::INTERFACE as usize);
+        // Every chart this one may invoke: `Core` is `Send` only when they are.
+        let invoked: Vec<TokenStream> = self
+            .plan
+            .children
+            .iter()
+            .zip(&self.plan.chart.children)
+            .map(|(child, info)| {
+                let module = format_ident!("{}", info.module);
+                let chart = format_ident!("{}Chart", child.type_name);
+                let c = quote!(<#module::#chart as #rt::Chart>);
+                quote!((#c::Data, #c::Event, #c::Invoked),)
+            })
+            .collect();
         quote! {
             // The runtime this code was generated for (a mismatch is a compile error here).
             const _: () = #rt::__private::check_interface(#interface);
@@ -364,6 +391,7 @@ impl Emitter<'_> {
                 type State = State;
                 type Data = #data;
                 type Event = Event;
+                type Invoked = (#(#invoked)*);
                 fn tables() -> &'static #rt::Tables<#data, Event> {
                     &__scxml::TABLES
                 }
@@ -584,7 +612,7 @@ impl Emitter<'_> {
         let select = if uses_selection {
             quote! {
                 /// The charts a run-time `srcexpr` or `<content expr>` can start, by key.
-                fn select_chart(key: &str) -> ::core::option::Option<fn(&str) -> ::std::boxed::Box<dyn #rt::Session + ::core::marker::Send>> {
+                fn select_chart(key: &str) -> ::core::option::Option<fn(&str) -> ::std::boxed::Box<dyn #rt::Session>> {
                     match key {
                         #(#keyed)*
                         _ => ::core::option::Option::None,

@@ -58,21 +58,14 @@ pub struct InvokeStart {
     /// The `id` attribute, or the generated `stateid.N` id.
     pub id: String,
     /// The child session.
-    pub session: Box<dyn Session + Send>,
+    pub session: Box<dyn Session>,
     /// The child's initial values from `namelist` and `<param>`.
     pub params: Value,
 }
 
 /// Creates a session of chart `C` invoked as `invoke_id`. Called by generated code.
-///
-/// An invoked chart's datamodel and events must be `Send`, so that the invoking machine's
-/// [`Core`](super::Core) is `Send` whenever its own datamodel is.
 #[doc(hidden)]
-pub fn spawn<C: Chart>(invoke_id: &str) -> Box<dyn Session + Send>
-where
-    C::Data: Send,
-    C::Event: Send,
-{
+pub fn spawn<C: Chart>(invoke_id: &str) -> Box<dyn Session> {
     let mut interpreter = Interpreter::new(C::tables(), C::new_data());
     interpreter.generated = C::STEP;
     interpreter.ctx.invoke_id = Some(invoke_id.to_owned());
@@ -116,7 +109,7 @@ pub(crate) struct Child {
     pub(crate) state: StateIndex,
     /// Index into the parent's [`Tables::invokes`](super::Tables::invokes).
     pub(crate) invoke: u32,
-    pub(crate) session: Box<dyn Session + Send>,
+    pub(crate) session: Box<dyn Session>,
     /// The child stopped and `done.invoke.<id>` is queued: the child stays until that event
     /// is processed, so `<finalize>` still runs for the events it sent before.
     pub(crate) finished: bool,

@@ -10,6 +10,8 @@
 mod context;
 #[cfg(feature = "tokio")]
 pub mod driver;
+#[cfg(feature = "ecmascript")]
+pub mod ecmascript;
 mod envelope;
 mod error;
 mod event;

@@ -153,6 +153,21 @@ pub struct Core<C: Chart> {
     callbacks: Callbacks<C::Event>,
 }
 
+// SAFETY: a `Core` owns everything it holds (no `Rc`, no shared cells; its callbacks are
+// `Send` boxes), so moving it to another thread is sound when every value inside is `Send`:
+// the datamodel and events of its chart, and those of the sessions it invokes. The invoked
+// sessions are held as `Box<dyn Session>` (not `Send` as a trait object, because an invoked
+// chart's datamodel may not be: the ECMAScript one holds its engine by `Rc`); their concrete
+// types are the interpreters of the charts listed, recursively, in `C::Invoked`, so requiring
+// `C::Invoked: Send` requires exactly those datamodels and events to be `Send`.
+unsafe impl<C: Chart> Send for Core<C>
+where
+    C::Data: Send,
+    C::Event: Send,
+    C::Invoked: Send,
+{
+}
+
 impl<C: Chart> Default for Core<C> {
     fn default() -> Self {
         Self::new()

@@ -305,6 +305,10 @@ pub trait Chart: 'static {
     /// The generated `enum Event`: one variant per event name the chart uses
     /// ([`Untyped`] for hand-written tables).
     type Event: ChartEvent;
+    /// The datamodels, events and invoked charts of every chart this one may invoke, as a
+    /// tuple (`()` for none; generated code lists them): [`Core`](super::Core) is `Send` when
+    /// they, [`Data`](Chart::Data) and [`Event`](Chart::Event) are.
+    type Invoked: 'static;
     /// The static tables.
     fn tables() -> &'static Tables<Self::Data, Self::Event>;
     /// A fresh datamodel with every field at its type's default.
