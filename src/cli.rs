@@ -7,6 +7,9 @@
 //!                                                `none`, `multiple` or `invalid: <reason>`;
 //!                                                with --count, the number of solutions
 //!                                                (`N+` when the limit is reached)
+//! sudoku solve --trace PUZZLE...                 the steps of the traced search, one per line
+//!                                                (what the game's animated search shows); a
+//!                                                blank line between puzzles
 //! sudoku grade [--steps] [-j N] FILE|-...        one line per puzzle: `<level> (<technique>)`
 //!                                                or `none` / `multiple` / `invalid: <reason>`
 //! sudoku generate [--level L] [-n N] [--seed S] [--symmetry none|rotational|mirror] [-j N]
@@ -73,8 +76,14 @@ pub enum Command {
     /// Solve puzzles: print each one's solution, `none`, `multiple` or `invalid: <reason>`.
     Solve {
         /// Print the number of solutions instead (`N+` when the limit is reached).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "trace")]
         count: bool,
+        /// Print the steps of the traced search instead, one per line, as the game's animated
+        /// search shows them (`place r1c1=4 (naked single)`, `eliminate ...`, `guess ...`,
+        /// `backtrack ...`, then `solved` or `failed`); the arguments may also be puzzles
+        /// written out (81 characters).
+        #[arg(long)]
+        trace: bool,
         /// The most solutions --count counts.
         #[arg(long, default_value_t = 1000, requires = "count",
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
@@ -161,10 +170,14 @@ fn thread_pool(jobs: Option<usize>) -> Option<rayon::ThreadPool> {
 pub fn run(command: Command) -> i32 {
     match command {
         Command::Solve {
+            trace: true, files, ..
+        } => trace_cmd(&files),
+        Command::Solve {
             count,
             limit,
             jobs,
             files,
+            ..
         } => {
             let pool = thread_pool(jobs);
             if count {
@@ -429,6 +442,32 @@ fn generate_cmd(
         }
         k += round;
     }
+    status
+}
+
+/// `solve --trace`: each puzzle's search steps (after the givens are set up), one per line.
+fn trace_cmd(args: &[String]) -> i32 {
+    let mut status = 0;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    for (i, arg) in args.iter().enumerate() {
+        match read_grid(arg) {
+            Ok(grid) => {
+                if i > 0 {
+                    let _ = writeln!(out);
+                }
+                for line in sudoku_machine::game::trace_lines(&grid) {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
+            Err(e) => {
+                let _ = out.flush();
+                eprintln!("{e}");
+                status = 1;
+            }
+        }
+    }
+    let _ = out.flush();
     status
 }
 

@@ -17,7 +17,8 @@ fn main() {
     if let Some(command) = cli.command {
         std::process::exit(cli::run(command));
     }
-    let puzzles = BUNDLED_PUZZLES
+    // Qt's nearly solved demo (one empty cell) goes last: the game opens on a real puzzle.
+    let mut puzzles: Vec<Puzzle> = BUNDLED_PUZZLES
         .iter()
         .map(|&(name, level, text)| Puzzle {
             name: name.to_owned(),
@@ -26,6 +27,7 @@ fn main() {
             level: level.parse().ok(),
         })
         .collect();
+    puzzles.sort_by_key(|p| p.name.starts_with("Nearly solved"));
     if let Err(error) = sudoku_ui::run_with_file(puzzles, cli.open.as_deref()) {
         eprintln!("sudoku: {error}");
         std::process::exit(1);

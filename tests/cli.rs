@@ -413,3 +413,52 @@ fn grade_without_steps_agrees_with_the_steps() {
         ]
     );
 }
+
+/// The animation and the command line show the same search: the chart's `searching` state,
+/// stepped with `search.step` on a hard puzzle (top1465 #1, which guesses and backtracks),
+/// shows one after the other the lines `sudoku solve --trace` prints.
+#[test]
+fn solve_trace_prints_the_steps_the_animation_shows() {
+    use sudoku_machine::game::View;
+    use sudoku_machine::{events, puzzle, State, Sudoku};
+
+    const HARD: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let out = sudoku(&["solve", "--trace", HARD], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    let printed: Vec<&str> = printed.lines().collect();
+
+    let machine = Sudoku::new();
+    machine
+        .set_initial_values(serde_json::json!({
+            "initState": puzzle::parse(HARD).unwrap(),
+            "autoplay": true,
+        }))
+        .unwrap();
+    let last = std::rc::Rc::new(std::cell::RefCell::new(String::new()));
+    let l = last.clone();
+    machine.connect_to_event("updateGUI view", move |e| {
+        let view: View = e.param("view").unwrap();
+        if let Some(search) = view.search {
+            *l.borrow_mut() = search.last;
+        }
+    });
+    machine.start();
+    machine.submit_event(events::WATCH, serde_json::Value::Null);
+    machine.submit_event(events::SEARCH_PAUSE, serde_json::Value::Null);
+    let mut shown = Vec::new();
+    while machine.is_active(State::SearchPaused) {
+        machine.submit_event(events::SEARCH_STEP, serde_json::Value::Null);
+        shown.push(last.borrow().clone());
+    }
+    assert!(machine.is_active(State::SearchDone));
+    assert!(
+        printed.len() > 900,
+        "a long search: {} steps",
+        printed.len()
+    );
+    assert!(printed.iter().any(|l| l.starts_with("guess ")));
+    assert!(printed.iter().any(|l| l.starts_with("backtrack ")));
+    assert_eq!(shown, printed);
+}

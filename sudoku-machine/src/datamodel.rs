@@ -51,6 +51,34 @@ pub fn event_cell(event: &Event) -> Option<Cell> {
     ))
 }
 
+/// Where Qt's `tap` event points, as the chart declares it (`<rs:event name="tap"
+/// type="Position"/>`): `x` is the row and `y` the column; its JSON is Qt's `{"x": .., "y":
+/// ..}`. Any integers are accepted, so that a tap outside the grid is ignored as in Qt rather
+/// than refused.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Position {
+    /// The row.
+    pub x: i64,
+    /// The column.
+    pub y: i64,
+}
+
+impl Position {
+    /// The cell, when both coordinates are in `0..9`.
+    pub fn cell(&self) -> Option<Cell> {
+        let index = |v: i64| usize::try_from(v).ok().filter(|&i| i < SIZE);
+        Some(Cell::new(index(self.x)?, index(self.y)?))
+    }
+}
+
+/// [`is_valid_position`] for a typed `tap`: the position is inside the grid and its cell is
+/// empty in `init_state`.
+pub fn is_valid_tap(init_state: &Grid, position: &Position) -> bool {
+    position
+        .cell()
+        .is_some_and(|cell| init_state.0[cell.row()][cell.col()] == 0)
+}
+
 /// A JSON number that is an integer in `0..SIZE`.
 fn coordinate(value: &serde_json::Value) -> Option<usize> {
     let index = match value.as_u64() {
@@ -180,6 +208,30 @@ mod tests {
         assert_eq!(play.values.0[0][0], 4);
         assert!(is_solved(&play.values));
         assert!(!play.tap(&init, &tap(0, 1)), "a given");
+    }
+
+    #[test]
+    fn typed_taps_are_valid_where_json_ones_are() {
+        let init = NEARLY_SOLVED;
+        let at = |x, y| Position { x, y };
+        for (x, y) in [
+            (0, 0),
+            (0, 1),
+            (8, 8),
+            (-1, 0),
+            (0, 9),
+            (9, 0),
+            (i64::MAX, 0),
+        ] {
+            assert_eq!(
+                is_valid_tap(&init, &at(x, y)),
+                is_valid_position(&init, &tap(x, y)),
+                "({x}, {y})"
+            );
+        }
+        assert_eq!(at(2, 7).cell(), Some(Cell::new(2, 7)));
+        let json: Position = serde_json::from_value(json!({"x": 3, "y": 4})).unwrap();
+        assert_eq!(json, at(3, 4));
     }
 
     #[test]

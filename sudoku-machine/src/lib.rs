@@ -24,4 +24,4 @@ mod chart {
     include!(concat!(env!("OUT_DIR"), "/sudoku.rs"));
 }
 
-pub use chart::{events, State, Sudoku, SudokuChart, SudokuData};
+pub use chart::{events, payloads, Event, State, Sudoku, SudokuChart, SudokuData};

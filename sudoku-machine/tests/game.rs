@@ -3,126 +3,17 @@
 //! answer, the clock on the virtual clock, pause and hide through history, the confirmation
 //! before a game is discarded, generation, settings) and the check of saved games.
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 use sudoku_machine::datamodel::Grid;
-use sudoku_machine::engine::{unique_solution, Level};
-use sudoku_machine::game::{self, CheckMode, Phase, ShownHint, View};
+use sudoku_machine::engine::Level;
+use sudoku_machine::game::{self, CheckMode, Phase, ShownHint};
 use sudoku_machine::{events, puzzle, State, Sudoku};
-use sudoku_scxmlc::runtime::{Event, RuntimeError, Snapshot};
+use sudoku_scxmlc::runtime::Snapshot;
 
-/// Qt's example puzzle (`puzzles/sudoku.data`): 36 givens, Easy.
-const QT: &str = include_str!("../../puzzles/sudoku.data");
-const NEARLY_SOLVED: &str = include_str!("../../puzzles/nearly-solved-sudoku.data");
-
-/// What the window hears.
-#[derive(Default)]
-struct Heard {
-    views: Vec<View>,
-    clocks: Vec<String>,
-    requests: Vec<Value>,
-    cancels: usize,
-    errors: Vec<String>,
-}
-
-struct Game {
-    machine: Sudoku,
-    heard: Rc<RefCell<Heard>>,
-    givens: Grid,
-}
-
-impl Game {
-    /// The machine as the window starts it: the puzzle set, `autoplay` on.
-    fn new(text: &str) -> Self {
-        let givens = puzzle::parse(text).unwrap();
-        let machine = Sudoku::new();
-        machine
-            .set_initial_values(json!({ "initState": givens, "autoplay": true }))
-            .unwrap();
-        let game = Game::observe(machine, givens);
-        game.machine.start();
-        game
-    }
-
-    fn observe(machine: Sudoku, givens: Grid) -> Self {
-        let heard = Rc::new(RefCell::new(Heard::default()));
-        let h = heard.clone();
-        machine.connect_to_event("updateGUI view", move |e: &Event| {
-            h.borrow_mut().views.push(e.param("view").unwrap());
-        });
-        let h = heard.clone();
-        machine.connect_to_event("clock", move |e: &Event| {
-            h.borrow_mut().clocks.push(e.param("clock").unwrap());
-        });
-        let h = heard.clone();
-        machine.connect_to_event("generate.request", move |e: &Event| {
-            h.borrow_mut().requests.push(e.data.clone());
-        });
-        let h = heard.clone();
-        machine.connect_to_event("generate.cancel", move |_| h.borrow_mut().cancels += 1);
-        let h = heard.clone();
-        machine.connect_to_error(move |e: &RuntimeError| h.borrow_mut().errors.push(e.to_string()));
-        Game {
-            machine,
-            heard,
-            givens,
-        }
-    }
-
-    fn send(&self, name: &str, data: Value) -> View {
-        self.machine.submit_event(name, data);
-        self.view()
-    }
-
-    fn click(&self, row: usize, col: usize) -> View {
-        self.send(events::CLICK, json!({ "x": row, "y": col }))
-    }
-
-    fn digit(&self, d: u8) -> View {
-        self.send(events::DIGIT, json!({ "digit": d }))
-    }
-
-    /// Clicks an empty cell and types `d` there.
-    fn put(&self, row: usize, col: usize, d: u8) -> View {
-        self.click(row, col);
-        self.digit(d)
-    }
-
-    fn view(&self) -> View {
-        self.heard
-            .borrow()
-            .views
-            .last()
-            .cloned()
-            .expect("a view was sent")
-    }
-
-    fn value(&self, row: usize, col: usize) -> u8 {
-        self.view().cells[row * 9 + col].value
-    }
-
-    fn active(&self, state: State) -> bool {
-        self.machine.is_active(state)
-    }
-
-    fn empty_cells(&self) -> Vec<(usize, usize)> {
-        (0..81)
-            .map(|i| (i / 9, i % 9))
-            .filter(|&(r, c)| self.givens.0[r][c] == 0)
-            .collect()
-    }
-
-    fn solution(&self) -> Grid {
-        unique_solution(&self.givens).unwrap()
-    }
-
-    fn errors(&self) -> Vec<String> {
-        self.heard.borrow().errors.clone()
-    }
-}
+mod common;
+use common::{Game, NEARLY_SOLVED, QT};
 
 #[test]
 fn the_game_opens_ready_to_play_and_a_click_and_a_digit_place_it() {
@@ -321,12 +212,25 @@ fn show_answer_ends_the_game_unsolved_and_is_disabled_while_paused() {
     g.send(events::ANSWER, json!(null));
     assert!(g.active(State::Paused), "ignored while paused");
     g.send(events::RESUME, json!(null));
+    // It ends the game, so it asks first; keeping the game returns to it.
     let v = g.send(events::ANSWER, json!(null));
+    assert!(g.active(State::Confirming));
+    assert_eq!(
+        (v.question_title.as_str(), v.confirm_label.as_str()),
+        ("Show the answer?", "Show answer")
+    );
+    g.send(events::CANCEL, json!(null));
+    assert!(g.active(State::Running));
+    g.send(events::ANSWER, json!(null));
+    let v = g.send(events::CONFIRM, json!(null));
     assert!(g.active(State::Revealed) && !g.active(State::Solved));
     assert_eq!(v.phase, Phase::Revealed);
     assert_eq!(v.status, "Answer shown: not solved by you");
     let solution = g.solution();
     assert!((0..81).all(|i| v.cells[i].value == solution.0[i / 9][i % 9]));
+    // The digits the answer filled in are set apart from the givens and the player's.
+    let (r, c) = g.empty_cells()[0];
+    assert!(v.cells[r * 9 + c].guessed && !v.cells[3].guessed);
     assert_eq!(g.machine.next_deadline(), None, "the clock stopped");
     // Start plays it again, without asking (the game was over).
     g.send(events::START, json!(null));
@@ -355,9 +259,13 @@ fn the_clock_ticks_only_while_running_and_pause_resumes_the_exact_sub_state() {
     assert!(g.active(State::Pencil), "history brings back notes mode");
     assert!(v.pencil && v.cells[3].given);
     assert_eq!(v.clock, "0:02");
-    // Minimised: the clock stops and comes back on its own when the window shows.
+    // Minimised: the clock stops and comes back on its own when the window shows; Resume
+    // there resumes too.
     g.send(events::WINDOW_HIDDEN, json!(null));
     assert!(g.active(State::Hidden));
+    g.send(events::RESUME, json!(null));
+    assert!(g.active(State::Pencil));
+    g.send(events::WINDOW_HIDDEN, json!(null));
     g.machine.advance_time(Duration::from_secs(30));
     g.send(events::WINDOW_SHOWN, json!(null));
     assert!(g.active(State::Pencil));
@@ -380,6 +288,32 @@ fn solving_stops_the_clock_and_shows_the_final_time() {
     assert_eq!(g.machine.next_deadline(), None);
     g.machine.advance_time(Duration::from_secs(10));
     assert_eq!(g.heard.borrow().clocks.len(), 75);
+}
+
+#[test]
+fn the_window_s_stop_asks_when_there_is_something_to_lose_and_qt_s_stop_does_not() {
+    let g = Game::new(QT);
+    let v = g.send(events::END, json!(null));
+    assert!(g.active(State::Unsolved), "nothing to lose: stops at once");
+    assert_eq!(v.can.start_stop_event, "start");
+    g.send(events::START, json!(null));
+    let (r, c) = g.empty_cells()[0];
+    g.put(r, c, 6);
+    let v = g.send(events::END, json!(null));
+    assert!(g.active(State::Confirming));
+    assert_eq!(v.question_title, "Stop this game?");
+    g.send(events::CANCEL, json!(null));
+    assert!(g.active(State::Running));
+    g.send(events::END, json!(null));
+    g.send(events::CONFIRM, json!(null));
+    assert!(g.active(State::Unsolved));
+    assert_eq!(g.value(r, c), 6, "the grid stays shown");
+    // Qt's stop never asks.
+    g.send(events::START, json!(null));
+    g.send(events::CONFIRM, json!(null));
+    g.put(r, c, 6);
+    g.send(events::STOP, json!(null));
+    assert!(g.active(State::Unsolved));
 }
 
 #[test]
@@ -595,13 +529,16 @@ fn a_saved_game_is_checked_against_the_chart_s_invariants() {
     );
     // `solved` over a grid that is not.
     let mut bad = saved.clone();
-    bad.configuration = ["game", "session", "idle", "solved"]
+    bad.configuration = ["game", "desk", "session", "idle", "solved"]
         .map(String::from)
         .to_vec();
     assert_eq!(
         check(&bad),
         Err("the game is marked solved, but the grid is not".into())
     );
+    // A clock past any real game.
+    let bad = forged(&saved, |data| data["play"]["tenths"] = json!(u64::MAX));
+    assert!(check(&bad).unwrap_err().contains("out of range"));
     // More hints than allowed; a redo list that does not fit.
     let bad = forged(&saved, |data| data["play"]["hints_used"] = json!(9));
     assert!(check(&bad).unwrap_err().contains("9 hints were used"));

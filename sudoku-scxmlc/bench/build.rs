@@ -1,4 +1,4 @@
-//! Compiles the benchmark charts: the toggle, deep toggle and targetless charts of `charts/`, and uSCXML's
+//! Compiles the benchmark charts: the toggle, deep toggle, targetless and counter charts of `charts/`, and uSCXML's
 //! `Transitions.N` and `LCCA.N` from `../shared/testdata/charts/uscxml-benchmarks` for the
 //! sizes in `SCXML_BENCH_SIZES` (default `4,16,64`; the 256 charts add about a minute of rustc and 4 GB).
 use std::path::PathBuf;
@@ -6,7 +6,7 @@ use std::path::PathBuf;
 fn main() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
-    for chart in ["toggle", "deep_toggle", "targetless"] {
+    for chart in ["toggle", "deep_toggle", "targetless", "counter"] {
         sudoku_scxmlc::compile(format!("charts/{chart}.scxml")).unwrap();
     }
     println!("cargo:rerun-if-env-changed=SCXML_BENCH_SIZES");

@@ -17,7 +17,12 @@ fn main() {
     }
     // Debug info records element names in the generated code; the headless test needs it to
     // find the buttons and lamps through `ElementHandle`.
-    let config = slint_build::CompilerConfiguration::new().with_debug_info(true);
+    // The live chart view is a component of its own crate, imported as `@chart-view`.
+    let chart_view =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../chart-view/ui/chart-view.slint");
+    let config = slint_build::CompilerConfiguration::new()
+        .with_debug_info(true)
+        .with_library_paths([("chart-view".to_owned(), chart_view)].into());
     slint_build::compile_with_config("ui/window.slint", config)
         .expect("ui/window.slint should compile");
 }

@@ -12,7 +12,7 @@ mkdir -p "$out" "$here/corpus/structured"
 cp "$here"/seeds/*.scxml "$out/"
 cp "$crate/tests/golden/features.scxml" "$out/golden-features.scxml"
 [ -f "$repo/sudoku-machine/chart/sudoku.scxml" ] && cp "$repo/sudoku-machine/chart/sudoku.scxml" "$out/sudoku.scxml"
-scion="${SCION_DIR:-$repo/../shared/testdata/scion}"
+scion="${SCION_DIR:-$crate/scion/testdata}"
 if [ -d "$scion" ]; then
     for f in "$scion"/*/*.scxml; do
         [ "$(wc -c < "$f")" -le 4096 ] || continue

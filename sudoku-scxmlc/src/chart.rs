@@ -22,6 +22,11 @@ pub enum DatamodelKind {
 pub struct Chart {
     /// `<scxml name>`, or the file stem.
     pub name: String,
+    /// The machine's Rust type name (`Sudoku`; `Invoked` for a child chart).
+    pub type_name: String,
+    /// A fingerprint of the source text the chart was read from (the emitter's placeholders
+    /// carry it, so that chart code cannot spell one).
+    pub source_hash: u64,
     /// The chart's file name as messages print it.
     pub file: String,
     /// The datamodel.
@@ -44,8 +49,43 @@ pub struct Chart {
     /// Concrete event names the chart mentions, first occurrence first, with the 1-based line
     /// and span of that occurrence.
     pub event_names: Vec<(String, u32, Span)>,
+    /// Per entry of `event_names`: its `events::` constant, distinct from every other.
+    pub event_consts: Vec<String>,
+    /// Per entry of `event_names`: its variant of the generated `enum Event`.
+    pub event_variants: Vec<String>,
+    /// The `<rs:event>` declarations: what events carry.
+    pub declared_events: Vec<DeclaredEvent>,
+    /// Per entry of `event_names`: what it carries (`validate::payloads`).
+    pub event_payloads: Vec<Payload>,
     /// Files the chart pulls in (`<script src>`, `<data src>`), for `rerun-if-changed`.
     pub included_files: Vec<PathBuf>,
+}
+
+/// The payload of one event's variant.
+#[derive(Debug, Clone)]
+pub enum Payload {
+    /// Declared to carry nothing: a unit variant.
+    Unit,
+    /// Declared with `<rs:event type>`.
+    Declared(TokenStream),
+    /// The typed parameters of its `<send>`s: (parameter name, Rust type) in order.
+    Fields(Vec<(String, TokenStream)>),
+    /// Undeclared: a `serde_json::Value`.
+    Json,
+}
+
+/// `<rs:event name="tap" type="Cell"/>`: the payload type of an event (none: it carries
+/// nothing).
+#[derive(Debug, Clone)]
+pub struct DeclaredEvent {
+    /// The event name.
+    pub name: String,
+    /// The payload type.
+    pub ty: Option<TokenStream>,
+    /// The type as written.
+    pub ty_text: Option<String>,
+    /// The element's span.
+    pub span: Span,
 }
 
 /// A state (or the root, or a history pseudo-state).
@@ -69,8 +109,11 @@ pub struct State {
     pub onentry: Vec<Block>,
     /// One block per `<onexit>`.
     pub onexit: Vec<Block>,
-    /// `<donedata>` of a final state.
-    pub donedata: Option<DoneData>,
+    /// `<donedata>` of a final state (boxed: few states have one).
+    pub donedata: Option<Box<DoneData>>,
+    /// Its `State` name, distinct from every other state's; `None` for the root and history
+    /// states.
+    pub rust_name: Option<String>,
     /// 1-based line.
     pub line: u32,
     /// The element name's span.
@@ -88,8 +131,8 @@ pub struct Transition {
     pub events: Vec<String>,
     /// The `event` attribute as written.
     pub event_text: Option<String>,
-    /// The `cond`.
-    pub cond: Option<Cond>,
+    /// The `cond` (boxed: most transitions have none).
+    pub cond: Option<Box<Cond>>,
     /// Target state indices.
     pub targets: Vec<usize>,
     /// `type="internal"` (initial transitions count as internal).
@@ -129,6 +172,8 @@ pub struct Code {
     pub text: String,
     /// 1-based line.
     pub line: u32,
+    /// 1-based column (of the attribute value or element text holding it).
+    pub column: u32,
     /// The parsed tokens (an expression, or statements for scripts).
     pub tokens: TokenStream,
     /// Identifiers the code mentions (to bind only the data it uses).
@@ -294,6 +339,8 @@ pub struct Param {
     pub expr: Code,
     /// Why evaluating it must fail at run time (a `location` that is not a `<data>` id).
     pub error: Option<String>,
+    /// `rs:type`: the Rust type of the value, which makes the event typed.
+    pub ty: Option<TokenStream>,
 }
 
 /// A `<content>`.

@@ -31,6 +31,7 @@ pub struct Config {
     print_warnings: bool,
     invocable: Vec<(String, PathBuf)>,
     state_enum_limit: usize,
+    large_output: u64,
 }
 
 impl Default for Config {
@@ -44,6 +45,7 @@ impl Default for Config {
             print_warnings: true,
             invocable: Vec::new(),
             state_enum_limit: DEFAULT_STATE_ENUM_LIMIT,
+            large_output: LARGE_OUTPUT,
         }
     }
 }
@@ -87,7 +89,8 @@ impl Config {
 
     /// Keeps state ids that are already Rust identifiers as the `State` variant names
     /// (`a` → `State::a`, `A` → `State::A`) instead of converting them to `UpperCamelCase`.
-    /// For charts whose ids differ only in case. Other ids are mangled as usual.
+    /// Other ids are mangled as usual. (Ids that differ only in case compile either way:
+    /// without this, `a` and `A` become `State::A` and `State::A_2`.)
     pub fn verbatim_state_names(&mut self, verbatim: bool) -> &mut Self {
         self.verbatim_state_names = verbatim;
         self
@@ -102,6 +105,13 @@ impl Config {
     /// LCCA.256 (65,538 states) did not compile in 20 minutes as an enum.
     pub fn state_enum_limit(&mut self, n: usize) -> &mut Self {
         self.state_enum_limit = n;
+        self
+    }
+
+    /// Warns when the generated file is larger than `bytes` (default [`LARGE_OUTPUT`],
+    /// 16 MB): rustc needs about a second and a half per megabyte of it in a debug build.
+    pub fn large_output_warning(&mut self, bytes: u64) -> &mut Self {
+        self.large_output = bytes;
         self
     }
 
@@ -156,7 +166,40 @@ impl Config {
         };
         println!("cargo:rerun-if-changed={}", path.display());
         let text = read_chart(&path)?;
-        let generated = self.generate(&path, &text)?;
+        let file_name = self.file_name.clone().unwrap_or_else(|| {
+            let stem = path
+                .file_stem()
+                .map_or("chart".into(), |s| s.to_string_lossy());
+            format!("{stem}.rs")
+        });
+        let out = out_dir.join(file_name);
+        // Written next to the output, then moved over it only when it differs, so that an
+        // unchanged chart does not make rustc rebuild the crate.
+        let fresh = out.with_extension("rs.partial");
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| Error::Io { path, source }
+        };
+        let file = std::fs::File::create(&fresh).map_err(io(&fresh))?;
+        let mut writer = std::io::BufWriter::new(file);
+        let generated = match self.generate_to(&path, &text, &mut writer) {
+            Ok(g) => g,
+            Err(e) => {
+                drop(writer);
+                let _ = std::fs::remove_file(&fresh);
+                return Err(e);
+            }
+        };
+        drop(text);
+        writer
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .map_err(io(&fresh))?;
+        if files_equal(&fresh, &out) {
+            std::fs::remove_file(&fresh).map_err(io(&fresh))?;
+        } else {
+            std::fs::rename(&fresh, &out).map_err(io(&out))?;
+        }
         for f in &generated.included_files {
             println!("cargo:rerun-if-changed={}", f.display());
         }
@@ -167,14 +210,6 @@ impl Config {
                 }
             }
         }
-        let file_name = self.file_name.clone().unwrap_or_else(|| {
-            let stem = path
-                .file_stem()
-                .map_or("chart".into(), |s| s.to_string_lossy());
-            format!("{stem}.rs")
-        });
-        let out = out_dir.join(file_name);
-        write_if_changed(&out, &generated.code)?;
         Ok(out)
     }
 
@@ -184,6 +219,27 @@ impl Config {
     /// # Errors
     /// [`Error::Chart`] with every located diagnostic when the chart is wrong.
     pub fn generate(&self, path: &Path, text: &str) -> Result<Generated, Error> {
+        let mut code = Vec::new();
+        let written = self.generate_to(path, text, &mut code)?;
+        Ok(Generated {
+            code: String::from_utf8(code).expect("generated code is UTF-8"),
+            warnings: written.warnings,
+            included_files: written.included_files,
+        })
+    }
+
+    /// [`Config::generate`], writing the code to `out` as it is made rather than returning
+    /// it: the compiler then never holds the whole generated file (see `docs/scale.md`).
+    ///
+    /// # Errors
+    /// [`Error::Chart`] with every located diagnostic when the chart is wrong (nothing is
+    /// written then); [`Error::Io`] (with `path`) when writing to `out` fails.
+    pub fn generate_to(
+        &self,
+        path: &Path,
+        text: &str,
+        out: &mut dyn std::io::Write,
+    ) -> Result<Written, Error> {
         let src = SourceFile::new(path, text);
         let fail = |diagnostics| Error::chart(&src, diagnostics);
         let runtime: syn::Path = syn::parse_str(&self.runtime_path).map_err(|_| {
@@ -195,49 +251,131 @@ impl Config {
                 ),
             )])
         })?;
-        let document = parse::parse(text).map_err(fail)?;
-        let (chart, diagnostics) =
-            validate::validate(&document, &src, path.parent(), &self.invocable);
+        let document = parse::parse(src.text()).map_err(fail)?;
+        let (chart, diagnostics) = validate::validate(
+            &document,
+            &src,
+            path.parent(),
+            &self.invocable,
+            self.names(),
+        );
+        drop(document);
         let Some(chart) = chart else {
             return Err(fail(diagnostics));
         };
-        let all: Vec<&Diagnostic> = diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .collect();
-        let mut warnings: Vec<String> = all
-            .iter()
-            .take(crate::diagnostic::MAX_RENDERED)
-            .map(|d| src.render(d))
-            .collect();
-        if all.len() > crate::diagnostic::MAX_RENDERED {
+        let mut warnings = render_warnings(&src, &diagnostics);
+        let included_files = chart.included_files.clone();
+        let plan = plan::plan(chart);
+        let bytes =
+            emit::emit_to(&plan, &runtime, self.state_enum_limit, out).map_err(|source| {
+                Error::Io {
+                    path: path.to_path_buf(),
+                    source,
+                }
+            })?;
+        if bytes > self.large_output {
             warnings.push(format!(
-                "{}: … and {} more warnings not shown\n",
+                "{}: warning: the generated file is {:.1} MB, large for rustc: a debug build compiles about {RUSTC_MB_PER_S} MB of it per second on a 2-core machine (docs/scale.md), so expect {} s or more\n  = help: split the chart into charts that `<invoke>` one another, or keep it in a crate of its own so that it is rebuilt only when it changes\n",
                 path.display(),
-                all.len() - crate::diagnostic::MAX_RENDERED
+                bytes as f64 / 1e6,
+                (bytes as f64 / 1e6 / RUSTC_MB_PER_S).round()
             ));
         }
-        let included_files = chart.included_files.clone();
-        let plan = plan::plan(chart, self.type_name.as_deref(), self.verbatim_state_names)
-            .map_err(fail)?;
-        let code = emit::emit(&plan, &runtime, self.state_enum_limit);
-        Ok(Generated {
-            code,
+        Ok(Written {
+            bytes,
             warnings,
             included_files,
         })
     }
 }
 
+/// The default of [`Config::large_output_warning`]: above this many bytes of generated code
+/// the build warns that rustc will take long.
+pub const LARGE_OUTPUT: u64 = 16_000_000;
+
+/// About how many megabytes of generated code rustc compiles per second in a debug build on
+/// the project's 2-core machine (LCCA.256: 32.9 MB in 53.5 s; Transitions.256: 10.5 MB in
+/// 18.6 s; docs/scale.md).
+const RUSTC_MB_PER_S: f64 = 0.6;
+
+/// What [`Config::generate_to`] wrote.
+#[derive(Debug, Clone)]
+pub struct Written {
+    /// Bytes of Rust source written.
+    pub bytes: u64,
+    /// Rendered warnings (one of them when the file is large for rustc).
+    pub warnings: Vec<String>,
+    /// Files the chart pulled in (`<script src>`, `<data src>`).
+    pub included_files: Vec<PathBuf>,
+}
+
+impl Config {
+    /// Checks chart text in memory without generating code: parses and validates it (every
+    /// user error is found there) and returns the rendered warnings. What `sudoku-scxmlc
+    /// check` runs; it costs a fraction of [`Config::generate`]'s time and memory.
+    ///
+    /// # Errors
+    /// [`Error::Chart`] with every located diagnostic when the chart is wrong.
+    pub fn check(&self, path: &Path, text: &str) -> Result<Vec<String>, Error> {
+        let src = SourceFile::new(path, text);
+        let document = parse::parse(src.text()).map_err(|d| Error::chart(&src, d))?;
+        let (chart, diagnostics) = validate::validate(
+            &document,
+            &src,
+            path.parent(),
+            &self.invocable,
+            self.names(),
+        );
+        drop(document);
+        match chart {
+            Some(_) => Ok(render_warnings(&src, &diagnostics)),
+            None => Err(Error::chart(&src, diagnostics)),
+        }
+    }
+
+    fn names(&self) -> validate::NameOptions<'_> {
+        validate::NameOptions {
+            verbatim_state_names: self.verbatim_state_names,
+            type_name: self.type_name.as_deref(),
+        }
+    }
+}
+
+/// The warnings among `diagnostics`, rendered (at most `MAX_RENDERED`, then a count).
+fn render_warnings(src: &SourceFile, diagnostics: &[Diagnostic]) -> Vec<String> {
+    let all: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .collect();
+    let mut warnings: Vec<String> = all
+        .iter()
+        .take(crate::diagnostic::MAX_RENDERED)
+        .map(|d| src.render(d))
+        .collect();
+    if all.len() > crate::diagnostic::MAX_RENDERED {
+        warnings.push(format!(
+            "{}: … and {} more warnings not shown\n",
+            src.path().display(),
+            all.len() - crate::diagnostic::MAX_RENDERED
+        ));
+    }
+    warnings
+}
+
 /// The plan of a chart that must be valid, for unit tests of the later stages.
 #[cfg(test)]
 pub(crate) fn plan_for_tests(text: &str) -> plan::Plan {
     let path = Path::new("test.scxml");
-    let document = parse::parse(text).expect("the chart parses");
-    let (chart, diagnostics) =
-        validate::validate(&document, &SourceFile::new(path, text), None, &[]);
+    let document = parse::parse(text.trim_start_matches('\u{FEFF}')).expect("the chart parses");
+    let (chart, diagnostics) = validate::validate(
+        &document,
+        &SourceFile::new(path, text),
+        None,
+        &[],
+        Default::default(),
+    );
     let chart = chart.unwrap_or_else(|| panic!("the chart is valid: {diagnostics:?}"));
-    plan::plan(chart, None, false).unwrap_or_else(|d| panic!("the chart plans: {d:?}"))
+    plan::plan(chart)
 }
 
 /// Reads a chart file as UTF-8 text.
@@ -273,21 +411,42 @@ pub fn read_chart(path: &Path) -> Result<String, Error> {
 pub fn dot(path: &Path, text: &str) -> Result<String, Error> {
     let src = SourceFile::new(path, text);
     let fail = |diagnostics| Error::chart(&src, diagnostics);
-    let document = parse::parse(text).map_err(fail)?;
-    match validate::validate(&document, &src, path.parent(), &[]) {
+    let document = parse::parse(src.text()).map_err(fail)?;
+    match validate::validate(&document, &src, path.parent(), &[], Default::default()) {
         (Some(chart), _) => Ok(crate::dot::dot(&chart)),
         (None, diagnostics) => Err(fail(diagnostics)),
     }
 }
 
-fn write_if_changed(path: &Path, contents: &str) -> Result<(), Error> {
-    if std::fs::read_to_string(path).is_ok_and(|old| old == contents) {
-        return Ok(());
+/// Whether two files hold the same bytes (false when either cannot be read), read in chunks.
+fn files_equal(a: &Path, b: &Path) -> bool {
+    use std::io::Read;
+    let (Ok(fa), Ok(fb)) = (std::fs::File::open(a), std::fs::File::open(b)) else {
+        return false;
+    };
+    let (Ok(la), Ok(lb)) = (
+        fa.metadata().map(|m| m.len()),
+        fb.metadata().map(|m| m.len()),
+    ) else {
+        return false;
+    };
+    if la != lb {
+        return false;
     }
-    std::fs::write(path, contents).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    let (mut fa, mut fb) = (fa, fb);
+    let (mut ba, mut bb) = (vec![0; 64 * 1024], vec![0; 64 * 1024]);
+    let mut left = la;
+    while left > 0 {
+        let n = left.min(ba.len() as u64) as usize;
+        if fa.read_exact(&mut ba[..n]).is_err() || fb.read_exact(&mut bb[..n]).is_err() {
+            return false;
+        }
+        if ba[..n] != bb[..n] {
+            return false;
+        }
+        left -= n as u64;
+    }
+    true
 }
 
 /// Why a chart did not compile.

@@ -81,20 +81,35 @@ pub struct SourceFile {
     path: PathBuf,
     text: String,
     line_starts: Vec<usize>,
+    fingerprint: u64,
 }
 
 impl SourceFile {
-    /// Wraps a chart's text; `path` is what messages print.
+    /// Wraps a chart's text; `path` is what messages print. A leading byte-order mark is
+    /// dropped (it is not part of the document, and would shift line 1's columns): byte
+    /// offsets are into [`text`](SourceFile::text), which is what the parser must read.
     pub fn new(path: impl Into<PathBuf>, text: impl Into<String>) -> Self {
-        let text = text.into();
+        let mut text = text.into();
+        if text.starts_with('\u{FEFF}') {
+            text.drain(..'\u{FEFF}'.len_utf8());
+        }
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
+        // 64-bit FNV-1a.
+        let fingerprint = text.bytes().fold(0xcbf2_9ce4_8422_2325, |h: u64, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
         SourceFile {
             path: path.into(),
             text,
             line_starts,
+            fingerprint,
         }
+    }
+    /// A 64-bit fingerprint (FNV-1a) of the text.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
     /// The path messages print.
     pub fn path(&self) -> &Path {

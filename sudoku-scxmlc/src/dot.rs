@@ -25,7 +25,7 @@ pub fn dot(chart: &Chart) -> String {
         };
         let mut label = t.event_text.clone().unwrap_or_default();
         if let Some(c) = &t.cond {
-            let c = match c {
+            let c = match &**c {
                 Cond::In(s) => format!("In({})", chart.states[*s].id),
                 Cond::Rust(code) => code.text.clone(),
             };

@@ -1,6 +1,6 @@
 //! SCXML ids and event names → Rust identifiers.
 //!
-//! The mapping is predictable, documented and checked for collisions:
+//! The mapping is predictable and documented:
 //! - a state id becomes an `UpperCamelCase` enum variant: every run of characters that are not
 //!   letters or digits (`.`, `-`, `:`, `_`, …) splits words, so `b1.2` → `B12`,
 //!   `wait-for-reply` → `WaitForReply`, `état` → `État`;
@@ -15,7 +15,10 @@
 //!   would not compile;
 //! - a state without an `id` becomes `Anonymous<N>`, `N` being its document-order index.
 //!
-//! Two ids that map to one name are an error at the second one.
+//! These are the *pretty* names. Distinct ids always get distinct Rust names: where several
+//! states (or events) would share a pretty name, the first in document order keeps it and the
+//! others get `_2`, `_3`, … in document order, skipping names in use (`validate/names.rs`);
+//! `rs:name` on a state chooses its name outright.
 
 use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 
@@ -47,6 +50,13 @@ pub fn event_const(name: &str, index: usize) -> String {
     let words = split_words(name);
     let name = words.to_shouty_snake_case();
     finish(name, "E_", || format!("EVENT_{index}"))
+}
+
+/// The variant of the generated `enum Event` for an event name (`updateGUI` → `UpdateGui`,
+/// `notes.toggle` → `NotesToggle`).
+pub fn event_variant(name: &str, index: usize) -> String {
+    let words = split_words(name);
+    finish(words.to_upper_camel_case(), "E", || format!("Event{index}"))
 }
 
 /// A Rust type name (`UpperCamelCase`) for a chart name such as `<scxml name="my chart">`.

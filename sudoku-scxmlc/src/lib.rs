@@ -70,7 +70,7 @@
 //! # Names
 //!
 //! State ids become variants of `enum State` and event names constants of `mod events`, by
-//! rules that are predictable and checked:
+//! rules that are predictable and documented:
 //! - a state id becomes an `UpperCamelCase` variant; every run of characters that are not
 //!   letters or digits splits words: `playing` → `State::Playing`, `b1.2` → `State::B12`,
 //!   `wait-for-reply` → `State::WaitForReply`, `état` → `State::État`;
@@ -79,9 +79,12 @@
 //! - a name starting with a digit gets a prefix (`S` for states, `E_` for events), a keyword
 //!   gets a trailing `_` (`self` → `State::Self_`), a state without an id becomes
 //!   `State::Anonymous<N>` (`N` = its document-order index);
-//! - two ids that map to the same name are an error at the second one;
-//!   [`Config::verbatim_state_names`] keeps ids that are already Rust identifiers as they are
-//!   (for charts whose ids differ only in case).
+//! - distinct ids always get distinct names: where ids would share one (`foo.bar`, `foo-bar`,
+//!   `foo_bar`), the first in document order keeps it and the others get `_2`, `_3`, …
+//!   (`FooBar`, `FooBar_2`, `FooBar_3`); event constants likewise (`valid`, `-valid-` →
+//!   `VALID`, `VALID_2`);
+//! - `<state id="wait-for-reply" rs:name="Waiting">` names the variant outright;
+//!   [`Config::verbatim_state_names`] keeps ids that are already Rust identifiers as they are.
 //!
 //! `State::id()` and `State::from_id()` map back and forth; the machine type is named after
 //! `<scxml name>` in `UpperCamelCase` (or the file stem), its datamodel struct `<Name>Data`.
@@ -109,4 +112,7 @@ mod plan;
 mod validate;
 
 #[cfg(feature = "compiler")]
-pub use config::{compile, dot, read_chart, Config, Error, Generated, DEFAULT_STATE_ENUM_LIMIT};
+pub use config::{
+    compile, dot, read_chart, Config, Error, Generated, Written, DEFAULT_STATE_ENUM_LIMIT,
+    LARGE_OUTPUT,
+};

@@ -77,24 +77,37 @@ fn run(command: Command) -> Result<(), String> {
             if let Some(name) = type_name {
                 config.type_name(name);
             }
-            let generated = config.generate(&chart, &text).map_err(|e| e.to_string())?;
-            for w in &generated.warnings {
-                eprint!("{w}");
+            // Written as it is generated; a chart with errors leaves no file behind.
+            let file =
+                std::fs::File::create(&output).map_err(|e| format!("{}: {e}", output.display()))?;
+            let mut writer = std::io::BufWriter::new(file);
+            let result = config.generate_to(&chart, &text, &mut writer);
+            let flushed = writer.into_inner().map_err(|e| e.into_error());
+            match (result, flushed) {
+                (Ok(written), Ok(_)) => {
+                    for w in &written.warnings {
+                        eprint!("{w}");
+                    }
+                    Ok(())
+                }
+                (Err(e), _) => {
+                    let _ = std::fs::remove_file(&output);
+                    Err(e.to_string())
+                }
+                (Ok(_), Err(e)) => Err(format!("{}: {e}", output.display())),
             }
-            std::fs::write(&output, generated.code)
-                .map_err(|e| format!("{}: {e}", output.display()))
         }
         Command::Check { charts } => {
             let mut failed = 0;
             for chart in &charts {
                 let result = read(chart).and_then(|text| {
                     sudoku_scxmlc::Config::new()
-                        .generate(chart, &text)
+                        .check(chart, &text)
                         .map_err(|e| e.to_string())
                 });
                 match result {
-                    Ok(generated) => {
-                        for w in &generated.warnings {
+                    Ok(warnings) => {
+                        for w in &warnings {
                             eprint!("{w}");
                         }
                     }

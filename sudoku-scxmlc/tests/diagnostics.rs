@@ -91,7 +91,6 @@ fn every_problem_is_reported_in_one_run() {
 fn structural_rules() {
     let cases: &[(&str, &str)] = &[
         ("<scxml version=\"1.0\"/>", "the root element must be"),
-        (&format!("{HEAD}/>"), "the chart has no states"),
         (
             r#"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="2.0"><state/></scxml>"#,
             "unsupported SCXML version `2.0`",
@@ -107,10 +106,6 @@ fn structural_rules() {
         (
             &format!("{HEAD}><state id=\"p\" initial=\"q\"><state id=\"x\"/></state><state id=\"q\"/></scxml>"),
             "initial state `q` is not a descendant of `p`",
-        ),
-        (
-            &format!("{HEAD}><state id=\"p\"><history id=\"h\"/><state id=\"x\"/></state></scxml>"),
-            "history state `h` needs a default `<transition>`",
         ),
         (
             &format!("{HEAD}><final id=\"f\"><transition target=\"f\"/></final></scxml>"),
@@ -131,10 +126,6 @@ fn structural_rules() {
         (
             &format!("{HEAD}><state id=\"a\"><onentry><send event=\"e\" delay=\"soon\"/></onentry></state></scxml>"),
             "invalid `delay`",
-        ),
-        (
-            &format!("{HEAD}><state id=\"s.1\"/><state id=\"s1\"/></scxml>"),
-            "state ids `s.1` and `s1` both become the Rust name `State::S1`",
         ),
         (
             &format!("{HEAD} name=\"state\"><state id=\"a\"/></scxml>"),

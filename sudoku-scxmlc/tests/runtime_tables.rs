@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use sudoku_scxmlc::runtime::{
     event_names, Block, BlockIndex, Chart, Condition, Context, DataItem, Domain, DoneData, Event,
     EventKind, ExecError, FastPathCache, InitError, Machine, RuntimeError, SendRequest, StateIndex,
-    StateInfo, StateKind, Tables, TransitionInfo, NO_STATE,
+    StateInfo, StateKind, Tables, TransitionInfo, Untyped, NO_STATE,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -356,6 +356,7 @@ macro_rules! charts {
         impl Chart for $name {
             type State = StateIndex;
             type Data = Rec;
+            type Event = Untyped;
             fn tables() -> &'static Tables<Rec> {
                 static T: OnceLock<&'static Tables<Rec>> = OnceLock::new();
                 T.get_or_init(|| $build().finish(stringify!($name), $dynamic))
@@ -813,6 +814,10 @@ fn loops_scenario<C: Chart<Data = Rec, State = StateIndex>>() {
             chart: C::tables().name.to_owned(),
             microsteps: 50,
             event: String::new(),
+            cycle: vec![
+                "a → b (test.scxml:10)".to_owned(),
+                "b → a (test.scxml:10)".to_owned()
+            ],
         }]
     );
     // 1 external-event microstep + 49 eventless ones: ends in b.
@@ -1234,7 +1239,9 @@ fn errors_scenario<C: Chart<Data = Rec, State = StateIndex>>() {
     assert_eq!(log[0], "-err");
     assert_eq!(log[1], "+ok");
     assert!(
-        log[2].contains("\"reason\":\"chart code panicked: kaboom"),
+        log[2].contains("\"reason\":\"chart code panicked at ")
+            && log[2].contains("runtime_tables.rs:")
+            && log[2].contains(": kaboom"),
         "{log:?}"
     );
     assert_eq!(errors.borrow().len(), 2);
@@ -1517,6 +1524,7 @@ enum ToggleState {
 impl Chart for Toggle {
     type State = ToggleState;
     type Data = ();
+    type Event = Untyped;
     fn tables() -> &'static Tables<()> {
         &TOGGLE
     }

@@ -54,7 +54,7 @@ fn save_per_move(c: &mut Criterion) {
         let data = json!({ "digit": 5 });
 
         let dir = temp(&format!("journal-{moves}"));
-        let (mut save, _) = Autosave::open(&dir);
+        let (mut save, _) = Autosave::open(&dir).expect("a fresh folder opens");
         save.compact(&machine.snapshot().unwrap()).unwrap();
         group.bench_with_input(BenchmarkId::new("journal", moves), &moves, |b, _| {
             b.iter(|| {

@@ -1,7 +1,8 @@
 //! The glue between the window and the state machine, in the manner of Qt's `mainwindow.cpp`.
 //!
-//! `Game` callbacks become machine events ([`Session::submit`]); machine notifications
-//! (`connect_to_event`) become `Game` properties ([`show`]). No Sudoku rule is decided here:
+//! `Game` callbacks become machine events ([`Session::submit`]); machine notifications (the
+//! typed `updateGUI`/`view` through `observe`, the others through `connect_to_event`) become
+//! `Game` properties ([`show`]). No Sudoku rule is decided here:
 //! whether a click counts, what a button means and whether the grid is solved is the chart's
 //! business. The window also hosts the services the chart asks for: the puzzle generator
 //! ([`Worker`]), the file chooser and the puzzle library.
@@ -10,22 +11,23 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use scxml_chart_view::ChartMonitor;
 use serde_json::{json, Value};
 use slint::{ComponentHandle, VecModel};
 use sudoku_machine::datamodel::Grid;
 use sudoku_machine::engine::Level;
 use sudoku_machine::game::{Phase, View};
 use sudoku_machine::puzzle::Puzzle;
-use sudoku_machine::{events, Sudoku};
+use sudoku_machine::{events, Event as GameEvent, Sudoku};
 use sudoku_scxmlc::runtime::Event;
 
 use crate::autosave::{Autosave, AutosaveError};
 use crate::library::{Library, Source};
-use crate::open::{browse, read_puzzle_file, OpenError};
+use crate::open::{browse, chooser_available, read_puzzle_file, OpenError};
 use crate::session::{self, real_clock, Clock, Session};
 use crate::show::{glossary, show};
 use crate::worker::Worker;
-use crate::{keys, AppWindow, CellData, Game};
+use crate::{keys, AppWindow, CellData, ChartRow, Game};
 
 /// How the window is set up: where the game is saved and which clock it runs on.
 #[derive(Clone)]
@@ -53,6 +55,16 @@ pub struct Ui {
     session: Session,
     library: Library,
     worker: Worker,
+    /// Feeds the live chart view.
+    _chart: ChartMonitor,
+}
+
+/// A shown Slint window keeps itself alive, and with it the callbacks that hold the
+/// session: hiding it on drop lets the session (and its save folder's lock) go.
+impl Drop for Ui {
+    fn drop(&mut self) {
+        let _ = self.window.hide();
+    }
 }
 
 impl Ui {
@@ -159,7 +171,7 @@ pub fn init_with_autosave(
 pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::PlatformError> {
     let window = AppWindow::new()?;
     let game = window.global::<Game>();
-    let library = Library::new(
+    let (library, library_notice) = Library::new(
         puzzles,
         config.save_dir.as_ref().map(|d| d.join("library.json")),
     );
@@ -192,13 +204,13 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
     game.set_cells(cells.clone().into());
     game.set_puzzle_names(library.labels().into());
     game.set_glossary(glossary());
-    if let Some(notice) = notice {
-        game.set_notice(notice.into());
+    for notice in notice.iter().chain(&library_notice) {
+        add_notice(&game, notice);
     }
     let w = window.as_weak();
     session.on_save_error(move |message| {
         if let Some(window) = w.upgrade() {
-            window.global::<Game>().set_notice(message.into());
+            add_notice(&window.global::<Game>(), &message);
         }
     });
 
@@ -224,22 +236,61 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
         session.submit(events::UPDATE, Value::Null);
     }
 
+    let chart = watch_chart(&window, session.machine());
     Ok(Ui {
         window,
         session,
         library,
         worker,
+        _chart: chart,
     })
 }
 
-/// Opens the save folder: the machine of the saved game, or the notice to show when it
-/// could not be used (it is then set aside).
+/// Opens the save folder: the machine of the saved game, and what to tell the player (a
+/// save that could not be used is set aside; a damaged journal is replayed up to the damage
+/// and a copy kept; a folder another window holds is left alone and this window plays
+/// unsaved).
 fn open_save(dir: &Path) -> (Option<Autosave>, Option<Sudoku>, Option<String>) {
-    let (mut save, found) = Autosave::open(dir);
+    let (mut save, found) = match Autosave::open(dir) {
+        Ok(opened) => opened,
+        Err(AutosaveError::Busy { path }) => {
+            let notice = format!(
+                "Another Sudoku window is playing the game saved in {}. This window starts a \
+                 new game and does not save it, so that the two cannot overwrite each other.",
+                path.display()
+            );
+            eprintln!("sudoku: {notice}");
+            return (None, None, Some(notice));
+        }
+        Err(error) => {
+            let notice = format!(
+                "Your saved game cannot be opened ({error}). A new game was started; it is not \
+                 saved."
+            );
+            eprintln!("sudoku: {notice}");
+            return (None, None, Some(notice));
+        }
+    };
     let problem = match found {
         Ok(None) => return (Some(save), None, None),
         Ok(Some(restored)) => match session::restore(&restored) {
-            Ok(machine) => return (Some(save), Some(machine), None),
+            Ok(machine) => {
+                let notice = restored.damage.map(|(path, line, reason)| {
+                    let kept = match save.keep_damaged_journal() {
+                        Ok(copy) => format!("a copy was kept as {}", copy.display()),
+                        Err(e) => format!("no copy could be kept ({e})"),
+                    };
+                    format!(
+                        "Your saved game was restored up to the moves before line {line} of {}, \
+                         which is damaged ({reason}); moves after it are lost, and {kept}.",
+                        path.display()
+                    )
+                });
+                if let Some(notice) = &notice {
+                    eprintln!("sudoku: {notice}");
+                }
+                return (Some(save), Some(machine), notice);
+            }
             Err(problem) => format!(
                 "{}: {problem}",
                 dir.join(crate::autosave::SNAPSHOT).display()
@@ -274,6 +325,16 @@ fn open_save(dir: &Path) -> (Option<Autosave>, Option<Sudoku>, Option<String>) {
     (keep_saving.then_some(save), None, Some(notice))
 }
 
+/// Shows `notice` in the window, after any notice already shown.
+fn add_notice(game: &Game, notice: &str) {
+    let shown = game.get_notice();
+    if shown.is_empty() {
+        game.set_notice(notice.into());
+    } else if !shown.contains(notice) {
+        game.set_notice(format!("{shown}\n\n{notice}").into());
+    }
+}
+
 /// Machine notifications → the window, and the chart's requests → the services.
 fn observe(
     window: &AppWindow,
@@ -287,21 +348,21 @@ fn observe(
     let w = window.as_weak();
     let lib = library.clone();
     let current = Rc::new(RefCell::new(None::<Grid>));
-    machine.connect_to_event("updateGUI view", move |event: &Event| {
+    // `updateGUI` and `view` are typed (their `<param>`s have Rust types): the view arrives
+    // as the machine built it, without JSON.
+    machine.observe(move |event: &GameEvent| {
         let Some(window) = w.upgrade() else { return };
-        let view: View = match event.param("view") {
-            Ok(view) => view,
-            Err(error) => {
-                eprintln!("sudoku-ui: ignoring a view the window cannot read: {error}");
-                return;
+        let view: &View = match event {
+            GameEvent::UpdateGui(update) => {
+                *current.borrow_mut() = Some(update.initState);
+                &update.view
             }
+            GameEvent::View(shown) => &shown.view,
+            _ => return,
         };
-        if let Ok(givens) = event.param::<Grid>("initState") {
-            *current.borrow_mut() = Some(givens);
-        }
         *phase.borrow_mut() = view.phase;
         let game = window.global::<Game>();
-        show(&game, &cells, &view);
+        show(&game, &cells, view);
         // The chooser shows the puzzle being played (it snaps back after a cancelled choice).
         if let Some(givens) = *current.borrow() {
             let index = lib.index_of(&givens).unwrap_or_else(|| {
@@ -326,7 +387,8 @@ fn observe(
         }
     });
 
-    let (s, wk, lib) = (session.clone(), worker.clone(), library.clone());
+    // Observers hold the session weakly: the machine they observe belongs to it.
+    let (s, wk, lib) = (session.downgrade(), worker.clone(), library.clone());
     machine.connect_to_event(events::GENERATE_REQUEST, move |event: &Event| {
         let level = match event.param::<Level>("level") {
             Ok(level) => level,
@@ -347,13 +409,51 @@ fn observe(
                     Source::Generated,
                 );
             }
-            s.submit(events::GENERATED, made);
+            if let Some(s) = s.upgrade() {
+                s.submit(events::GENERATED, made);
+            }
         });
     });
     let wk = worker.clone();
     machine.connect_to_event(events::GENERATE_CANCEL, move |_| wk.cancel());
 
+    let lib = library.clone();
+    machine.connect_to_event(events::PUZZLE_CREATED, move |event: &Event| {
+        match event.param::<sudoku_machine::game::LoadRequest>("puzzle") {
+            Ok(made) => {
+                lib.add(
+                    Puzzle {
+                        name: made.name,
+                        givens: made.givens,
+                        level: made.level,
+                    },
+                    Source::Mine,
+                );
+            }
+            Err(error) => {
+                eprintln!("sudoku-ui: ignoring a puzzle.created without a puzzle: {error}")
+            }
+        }
+    });
+
     machine.connect_to_error(|error| eprintln!("sudoku: {error}"));
+}
+
+/// The live chart view: the machine's state tree and last events into the `Game` global.
+fn watch_chart(window: &AppWindow, machine: &Sudoku) -> ChartMonitor {
+    let monitor = ChartMonitor::attach(machine, scxml_chart_view::DEFAULT_EVENTS);
+    let rows = Rc::new(VecModel::<ChartRow>::default());
+    let events = Rc::new(VecModel::<slint::SharedString>::default());
+    let game = window.global::<Game>();
+    game.set_chart_rows(rows.clone().into());
+    game.set_chart_events(events.clone().into());
+    monitor.feed(rows, events, |row| ChartRow {
+        id: row.id.into(),
+        depth: row.depth as i32,
+        active: row.active,
+        kind: row.kind_name().into(),
+    });
+    monitor
 }
 
 /// The `generated` event's data, as the library keeps it.
@@ -402,14 +502,30 @@ fn bind_callbacks(
 
     let s = session.clone();
     game.on_key(move |text, control, shift| {
-        let dialog = matches!(*phase.borrow(), Phase::Confirming | Phase::Generating);
-        match keys::event_for(text.as_str(), control, shift, dialog) {
+        // Copied out: submitting the event updates the phase from the machine's view.
+        let now = *phase.borrow();
+        match keys::event_for(text.as_str(), control, shift, now) {
             Some((event, data)) => {
                 s.submit(event, data);
                 true
             }
             None => false,
         }
+    });
+
+    let s = session.clone();
+    game.on_edit(move |from| s.submit(events::EDIT, json!({ "from": from.as_str() })));
+
+    let s = session.clone();
+    game.on_search_speed(move |faster| {
+        s.submit(
+            events::SEARCH_SPEED,
+            if faster {
+                json!({ "faster": true })
+            } else {
+                json!({ "slower": true })
+            },
+        )
     });
 
     let s = session.clone();
@@ -440,6 +556,16 @@ fn bind_callbacks(
     let w = window.as_weak();
     game.on_browse(move || {
         let (w, open) = (w.clone(), open.clone());
+        if !chooser_available() {
+            if let Some(window) = w.upgrade() {
+                window.global::<Game>().set_open_error(
+                    "No file chooser is available on this desktop (no XDG portal and no \
+                     zenity): type the file's path above."
+                        .into(),
+                );
+            }
+            return;
+        }
         browse(move |picked| {
             if let (Some(path), Some(window)) = (picked, w.upgrade()) {
                 let text = path.display().to_string();
@@ -469,6 +595,19 @@ fn bind_callbacks(
                 window.invoke_focus_keys();
             }
         });
+    });
+
+    // A dialog over the board, like a minimised window, stops the clock.
+    let s = session.clone();
+    game.on_board_covered(move |covered| {
+        s.submit(
+            if covered {
+                events::WINDOW_HIDDEN
+            } else {
+                events::WINDOW_SHOWN
+            },
+            Value::Null,
+        )
     });
 
     let s = session.clone();

@@ -25,6 +25,8 @@ pub enum Source {
     File,
     /// Made by the generator.
     Generated,
+    /// Typed in by the player in edit mode.
+    Mine,
 }
 
 /// One puzzle of the chooser.
@@ -68,10 +70,10 @@ pub struct Library {
 }
 
 impl Library {
-    /// The bundled `puzzles`, then the player's puzzles stored in `file` (if given and
-    /// readable; an unreadable file is ignored, its puzzles are not lost from disk until the
-    /// next change).
-    pub fn new(puzzles: Vec<Puzzle>, file: Option<PathBuf>) -> Self {
+    /// The bundled `puzzles`, then the player's puzzles stored in `file` (if given). A file
+    /// that cannot be read as puzzles is set aside (renamed `library.json.bad`, replacing an
+    /// older one) and the second value says so, for the window.
+    pub fn new(puzzles: Vec<Puzzle>, file: Option<PathBuf>) -> (Self, Option<String>) {
         let library = Library {
             entries: Rc::default(),
             labels: Rc::new(VecModel::default()),
@@ -83,18 +85,51 @@ impl Library {
                 source: Source::Bundled,
             });
         }
-        let stored: Stored = library
-            .file
-            .as_ref()
-            .and_then(|f| std::fs::read(f).ok())
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default();
+        let (stored, notice) = library.read_stored();
         for entry in stored.puzzles {
             if entry.source != Source::Bundled && library.index_of(&entry.puzzle.givens).is_none() {
                 library.push(entry);
             }
         }
-        library
+        (library, notice)
+    }
+
+    /// The stored puzzles, or none and a notice when the file is damaged.
+    fn read_stored(&self) -> (Stored, Option<String>) {
+        let Some(file) = &self.file else {
+            return (Stored::default(), None);
+        };
+        let bytes = match std::fs::read(file) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Stored::default(), None),
+            Err(e) => {
+                return (
+                    Stored::default(),
+                    Some(format!(
+                        "Your puzzles could not be read from {} ({e}); the chooser lists the \
+                         bundled ones only.",
+                        file.display()
+                    )),
+                )
+            }
+        };
+        match serde_json::from_slice::<Stored>(&bytes) {
+            Ok(stored) => (stored, None),
+            Err(e) => {
+                let bad = file.with_extension("json.bad");
+                let kept = match std::fs::rename(file, &bad) {
+                    Ok(()) => format!("it was moved to {}", bad.display()),
+                    Err(move_error) => format!("it could not be moved aside ({move_error})"),
+                };
+                (
+                    Stored::default(),
+                    Some(format!(
+                        "Your opened and generated puzzles could not be read from {} ({e}); {kept}.",
+                        file.display()
+                    )),
+                )
+            }
+        }
     }
 
     fn push(&self, entry: Entry) {
@@ -210,7 +245,7 @@ mod tests {
     fn the_player_s_puzzles_are_kept_and_generated_ones_capped() {
         let file = std::env::temp_dir().join(format!("sudoku-library-{}.json", std::process::id()));
         let _ = std::fs::remove_file(&file);
-        let lib = Library::new(vec![puzzle("bundled", 0)], Some(file.clone()));
+        let (lib, _) = Library::new(vec![puzzle("bundled", 0)], Some(file.clone()));
         assert_eq!(lib.labels().row_data(0).unwrap(), "bundled · Hard");
         assert_eq!(
             lib.add(puzzle("again", 0), Source::File),
@@ -222,7 +257,8 @@ mod tests {
             lib.add(puzzle(&format!("gen {n}"), 10 + n), Source::Generated);
         }
         assert_eq!(lib.len(), 2 + KEPT_GENERATED);
-        let again = Library::new(vec![puzzle("bundled", 0)], Some(file.clone()));
+        let (again, notice) = Library::new(vec![puzzle("bundled", 0)], Some(file.clone()));
+        assert_eq!(notice, None);
         assert_eq!(again.len(), 2 + KEPT_GENERATED);
         assert_eq!(again.get(mine).unwrap().name, "mine");
         assert_eq!(
@@ -230,6 +266,12 @@ mod tests {
             "gen 3",
             "the oldest generated ones went"
         );
-        std::fs::remove_file(&file).unwrap();
+        // A damaged file is set aside and reported.
+        std::fs::write(&file, "{ not puzzles").unwrap();
+        let (damaged, notice) = Library::new(vec![puzzle("bundled", 0)], Some(file.clone()));
+        assert_eq!(damaged.len(), 1);
+        assert!(notice.unwrap().contains("could not be read"));
+        assert!(file.with_extension("json.bad").exists());
+        std::fs::remove_file(file.with_extension("json.bad")).unwrap();
     }
 }

@@ -77,7 +77,7 @@ pub fn read_puzzle_file(path: impl AsRef<Path>) -> Result<Puzzle, OpenError> {
     if path.as_os_str().is_empty() {
         return Err(OpenError::NoPath);
     }
-    let bytes = std::fs::read(&path).map_err(|source| OpenError::Read {
+    let bytes = read_small(&path).map_err(|source| OpenError::Read {
         path: path.clone(),
         source,
     })?;
@@ -118,6 +118,51 @@ pub fn browse(picked: impl FnOnce(Option<PathBuf>) + 'static) {
     if let Err(e) = started {
         eprintln!("sudoku: the file chooser cannot run here: {e}");
     }
+}
+
+/// The most a puzzle file is read: one puzzle is a few hundred bytes, and a file of
+/// thousands of puzzle lines (of which the game plays the first) still fits.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// Reads a regular file of at most [`MAX_FILE_BYTES`]: a device (`/dev/zero`), a pipe or a
+/// huge file is refused instead of filling the memory.
+fn read_small(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(Error::new(ErrorKind::IsADirectory, "it is a folder"));
+    }
+    if !meta.is_file() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            "it is not a regular file",
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "it is larger than {} KiB, too large for a puzzle file",
+                MAX_FILE_BYTES / 1024
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Whether a desktop file chooser can appear here: on Linux and the BSDs it needs the XDG
+/// portal (a D-Bus session) or `zenity`; elsewhere the system always has one.
+pub fn chooser_available() -> bool {
+    if !cfg!(all(unix, not(target_os = "macos"))) {
+        return true;
+    }
+    std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
+        || std::env::var_os("PATH").is_some_and(|paths| {
+            std::env::split_paths(&paths).any(|dir| dir.join("zenity").is_file())
+        })
 }
 
 /// Trims the path and replaces a leading `~/` by the home directory, where one is known.

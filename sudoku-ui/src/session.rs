@@ -50,6 +50,18 @@ struct Inner {
 #[derive(Clone)]
 pub struct Session(Rc<Inner>);
 
+/// A handle that does not keep the session alive: what the machine's own observers hold, so
+/// that dropping the window ends the session (and releases its save folder).
+#[derive(Clone)]
+pub struct WeakSession(Weak<Inner>);
+
+impl WeakSession {
+    /// The session, if it is still running.
+    pub fn upgrade(&self) -> Option<Session> {
+        self.0.upgrade().map(Session)
+    }
+}
+
 impl Session {
     /// A session for `machine` (started or restored), saving to `save` if given.
     pub fn new(machine: Sudoku, save: Option<Autosave>, clock: Clock) -> Self {
@@ -65,6 +77,11 @@ impl Session {
             on_save_error: RefCell::new(None),
             save_error_shown: Cell::new(false),
         }))
+    }
+
+    /// A handle that does not keep the session alive.
+    pub fn downgrade(&self) -> WeakSession {
+        WeakSession(Rc::downgrade(&self.0))
     }
 
     /// The machine.

@@ -5,7 +5,7 @@ use slint::{Model, ModelRc, SharedString, VecModel};
 use sudoku_machine::engine::techniques::Technique;
 use sudoku_machine::game::{CheckMode, Phase, Theme, View};
 
-use crate::{CellData, Controls, Entry, Game};
+use crate::{CellData, Controls, Entry, Game, SearchData};
 
 /// The phase as the markup names it.
 pub fn phase_name(phase: Phase) -> &'static str {
@@ -18,6 +18,9 @@ pub fn phase_name(phase: Phase) -> &'static str {
         Phase::Hidden => "hidden",
         Phase::Confirming => "confirming",
         Phase::Generating => "generating",
+        Phase::Editing => "editing",
+        Phase::Reviewed => "reviewed",
+        Phase::Searching => "searching",
     }
 }
 
@@ -34,6 +37,9 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
             related: cell.related,
             same: cell.same,
             hint: i32::from(cell.hint),
+            flash: i32::from(cell.flash),
+            struck: i32::from(cell.struck),
+            guessed: cell.guessed,
         };
         if cells.row_data(index).as_ref() != Some(&data) {
             cells.set_row_data(index, data);
@@ -53,6 +59,26 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
         start_stop_label: can.start_stop_label.as_str().into(),
         start_stop_event: can.start_stop_event.as_str().into(),
         new_game: can.new_game,
+        enter_edit: can.enter_edit,
+        check: can.check,
+        play_draft: can.play_draft,
+        solve_draft: can.solve_draft,
+        change_draft: can.change_draft,
+        leave_edit: can.leave_edit,
+        watch: can.watch,
+    });
+    let search = view.search.clone().unwrap_or_default();
+    game.set_search(SearchData {
+        paused: search.paused,
+        done: search.done,
+        speed: search.speed as i32,
+        speed_label: search.speed_label.as_str().into(),
+        steps: search.counts.steps as i32,
+        placements: search.counts.placements as i32,
+        eliminations: search.counts.eliminations as i32,
+        guesses: search.counts.guesses as i32,
+        backtracks: search.counts.backtracks as i32,
+        last: search.last.as_str().into(),
     });
     game.set_phase(phase_name(view.phase).into());
     game.set_board_hidden(view.phase.hides_board());
@@ -60,6 +86,8 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
     game.set_status(view.status.as_str().into());
     game.set_message(view.message.as_str().into());
     game.set_question(view.question.as_str().into());
+    game.set_question_title(view.question_title.as_str().into());
+    game.set_confirm_label(view.confirm_label.as_str().into());
     game.set_clock(view.clock.as_str().into());
     game.set_hints_left(i32::from(view.hints_left));
     game.set_puzzle_name(view.puzzle.as_str().into());

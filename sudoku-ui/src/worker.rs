@@ -52,7 +52,7 @@ impl Worker {
             let made = engine::generate_cancellable(&options, &flag).map(|generated| {
                 json!({
                     "initState": generated.puzzle,
-                    "name": format!("{} #{:05}", capitalised(level), seed % 100_000),
+                    "name": format!("Generated #{:05}", seed % 100_000),
                     "level": generated.grading.level,
                 })
             });
@@ -91,9 +91,4 @@ impl Worker {
     pub fn busy(&self) -> bool {
         self.job.borrow().is_some()
     }
-}
-
-fn capitalised(level: Level) -> String {
-    let name = level.name();
-    format!("{}{}", name[..1].to_uppercase(), &name[1..])
 }

@@ -4,179 +4,16 @@
 //! a player would see (cell digits and marks, button states, the status, the clock, the
 //! message).
 
-use std::cell::Cell;
-use std::path::{Path, PathBuf};
-use std::rc::Rc;
+mod common;
+
+use common::*;
 use std::time::Duration;
 
-use i_slint_backend_testing::ElementHandle;
-use slint::platform::{Key, PointerEventButton, WindowEvent};
-use slint::{ComponentHandle, Model, SharedString};
+use slint::platform::{Key, PointerEventButton};
+use slint::Model;
 use sudoku_machine::engine::unique_solution;
-use sudoku_machine::puzzle::{parse, Puzzle};
+use sudoku_machine::puzzle::parse;
 use sudoku_machine::State;
-use sudoku_ui::{Config, Game, Ui};
-
-const NEARLY_SOLVED: &str = include_str!("../../puzzles/nearly-solved-sudoku.data");
-const QT: &str = include_str!("../../puzzles/sudoku.data");
-
-fn puzzle(name: &str, text: &str) -> Puzzle {
-    Puzzle {
-        name: name.into(),
-        givens: parse(text).expect("bundled puzzle parses"),
-        level: None,
-    }
-}
-
-/// Qt's example first (so the game opens on it), then the nearly solved one.
-fn puzzles() -> Vec<Puzzle> {
-    vec![puzzle("qt", QT), puzzle("nearly solved", NEARLY_SOLVED)]
-}
-
-/// The test's real time, moved by hand with [`Harness::wait`].
-struct Harness {
-    ui: Ui,
-    now: Rc<Cell<Duration>>,
-}
-
-fn start_with(puzzles: Vec<Puzzle>, save_dir: Option<PathBuf>) -> Harness {
-    thread_local!(static BACKEND: () = i_slint_backend_testing::init_no_event_loop());
-    BACKEND.with(|()| {});
-    let now = Rc::new(Cell::new(Duration::ZERO));
-    let clock = now.clone();
-    let ui = sudoku_ui::init_with(
-        puzzles,
-        Config {
-            save_dir,
-            clock: Rc::new(move || clock.get()),
-        },
-    )
-    .expect("window builds");
-    ui.window().show().expect("window shows");
-    Harness { ui, now }
-}
-
-fn start() -> Harness {
-    start_with(puzzles(), None)
-}
-
-impl Harness {
-    /// Lets `ms` of real time pass: the clock moves and Slint's timers fire.
-    fn wait(&self, ms: u64) {
-        for _ in 0..ms / 50 {
-            self.now.set(self.now.get() + Duration::from_millis(50));
-            i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(50));
-        }
-    }
-
-    /// The one element with this accessible label.
-    fn find(&self, label: &str) -> ElementHandle {
-        let mut found = ElementHandle::find_by_accessible_label(self.ui.window(), label);
-        let element = found
-            .next()
-            .unwrap_or_else(|| panic!("no element labelled {label:?}"));
-        assert!(
-            found.next().is_none(),
-            "several elements labelled {label:?}"
-        );
-        element
-    }
-
-    fn exists(&self, label: &str) -> bool {
-        ElementHandle::find_by_accessible_label(self.ui.window(), label)
-            .next()
-            .is_some()
-    }
-
-    fn press(&self, label: &str) {
-        self.find(label).invoke_accessible_default_action();
-    }
-
-    fn enabled(&self, label: &str) -> bool {
-        self.find(label)
-            .accessible_enabled()
-            .expect("has accessible-enabled")
-    }
-
-    fn value(&self, label: &str) -> String {
-        self.find(label)
-            .accessible_value()
-            .unwrap_or_default()
-            .to_string()
-    }
-
-    fn cell(&self, row: usize, col: usize) -> ElementHandle {
-        self.find(&format!("cell {row} {col}"))
-    }
-
-    fn click(&self, row: usize, col: usize) {
-        self.cell(row, col).invoke_accessible_default_action();
-    }
-
-    fn digit(&self, row: usize, col: usize) -> String {
-        self.cell(row, col)
-            .accessible_value()
-            .unwrap_or_default()
-            .to_string()
-    }
-
-    /// The cell's marks as the window describes them (`entry, mistake, selected, notes 13`).
-    fn marks(&self, row: usize, col: usize) -> String {
-        self.cell(row, col)
-            .accessible_description()
-            .unwrap_or_default()
-            .to_string()
-    }
-
-    fn key(&self, text: impl Into<SharedString>) {
-        let text = text.into();
-        let window = self.ui.window().window();
-        window.dispatch_event(WindowEvent::KeyPressed { text: text.clone() });
-        window.dispatch_event(WindowEvent::KeyReleased { text });
-    }
-
-    fn ctrl(&self, text: &str, shift: bool) {
-        let window = self.ui.window().window();
-        let press = |k: SharedString| window.dispatch_event(WindowEvent::KeyPressed { text: k });
-        let release = |k: SharedString| window.dispatch_event(WindowEvent::KeyReleased { text: k });
-        press(Key::Control.into());
-        if shift {
-            press(Key::Shift.into());
-        }
-        press(text.into());
-        release(text.into());
-        if shift {
-            release(Key::Shift.into());
-        }
-        release(Key::Control.into());
-    }
-
-    fn status(&self) -> String {
-        self.value("Status")
-    }
-
-    fn message(&self) -> String {
-        self.value("Message")
-    }
-
-    fn clock(&self) -> String {
-        self.value("Clock")
-    }
-
-    fn game(&self) -> Game<'_> {
-        self.ui.window().global::<Game>()
-    }
-
-    /// The first empty cells of Qt's puzzle, in reading order.
-    fn empty(&self, n: usize) -> (usize, usize) {
-        let g = parse(QT).unwrap();
-        (0..81)
-            .map(|i| (i / 9, i % 9))
-            .filter(|&(r, c)| g.0[r][c] == 0)
-            .nth(n)
-            .unwrap()
-    }
-}
 
 #[test]
 fn the_game_opens_ready_to_play_a_click_and_a_digit_place_it() {
@@ -410,18 +247,20 @@ fn a_game_in_progress_is_not_discarded_without_asking() {
         0,
         "the chooser shows the game being played"
     );
-    h.press("Keep playing");
+    h.press("Keep my game");
     assert!(!h.exists("Discard"));
     assert_eq!(h.digit(r, c), "6");
     // Opening a file (as `--open FILE` does at start) asks too.
     let file = temp_file("open-in-progress.data", NEARLY_SOLVED);
     h.ui.open_puzzle_file(&file).unwrap();
     assert!(h.exists("Discard"));
-    h.press("Keep playing");
+    h.press("Keep my game");
     assert_eq!(h.digit(r, c), "6");
     std::fs::remove_file(file).unwrap();
-    // Stop, then Start, asks too; Escape is Keep playing.
+    // Stop asks first; then Start asks whether to discard; Escape is Keep playing.
     h.press("Stop");
+    assert!(h.exists("Stop this game?"), "Stop asks first");
+    h.confirm();
     h.press("Start");
     assert!(h.exists("Discard"));
     h.key(Key::Escape);
@@ -453,7 +292,7 @@ fn new_game_by_level_is_generated_off_the_ui_thread_and_can_be_cancelled() {
     h.wait(100);
     assert!(h.ui.machine().is_active(State::Running));
     assert!(
-        h.game().get_puzzle_name().starts_with("Easy #"),
+        h.game().get_puzzle_name().starts_with("Generated #"),
         "{}",
         h.game().get_puzzle_name()
     );
@@ -514,28 +353,6 @@ fn help_lists_the_rules_controls_and_techniques_and_about_credits_slint() {
     ));
 }
 
-fn temp_file(name: &str, contents: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("sudoku-ui-{}-{name}", std::process::id()));
-    std::fs::write(&path, contents).expect("temp file writes");
-    path
-}
-
-fn save_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudoku-ui-save-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 #[test]
 fn the_autosave_brings_back_notes_redo_time_and_hints() {
     let dir = save_dir("round-trip");
@@ -594,6 +411,7 @@ fn a_damaged_save_is_reported_in_the_window_and_set_aside() {
     assert!(notice.contains("game.json.bad-1"), "{notice}");
     assert!(h.exists(&format!("Notice: {notice}")));
     h.press("OK");
+    h.wait(50);
     assert!(h.game().get_notice().is_empty());
     assert!(h.ui.machine().is_active(State::Running), "a new game");
     assert!(files(&dir).contains(&"game.json.bad-1".to_owned()));

@@ -137,6 +137,63 @@ impl TraceStep {
     }
 }
 
+impl std::fmt::Display for TraceStep {
+    /// One line per step, as `sudoku solve --trace` prints it and the animation shows it;
+    /// cells are 1-based (`r4c7`):
+    ///
+    /// ```text
+    /// place r1c1=4 (hidden single in box 1)
+    /// eliminate r1c2<>4 (peer r1c1)
+    /// guess r4c4=3 (level 1)
+    /// backtrack r4c4=3 (level 1)
+    /// solved
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cell = |(r, c): (usize, usize)| format!("r{}c{}", r + 1, c + 1);
+        match self {
+            TraceStep::Place {
+                cell: at,
+                digit,
+                reason,
+            } => {
+                write!(f, "place {}={digit} (", cell(*at))?;
+                match reason {
+                    PlacementReason::Given => write!(f, "given)"),
+                    PlacementReason::NakedSingle => write!(f, "naked single)"),
+                    PlacementReason::HiddenSingle(house) => write!(f, "hidden single in {house})"),
+                    PlacementReason::Guess => write!(f, "guess)"),
+                }
+            }
+            TraceStep::Eliminate {
+                cell: at,
+                digit,
+                reason,
+            } => {
+                write!(f, "eliminate {}<>{digit} (", cell(*at))?;
+                match reason {
+                    EliminationReason::Peer(peer) => write!(f, "peer {})", cell(*peer)),
+                    EliminationReason::LockedCandidates(house) => {
+                        write!(f, "locked candidates in {house})")
+                    }
+                }
+            }
+            TraceStep::Guess {
+                cell: at,
+                digit,
+                depth,
+            } => write!(f, "guess {}={digit} (level {})", cell(*at), depth + 1),
+            TraceStep::Backtrack {
+                cell: at,
+                digit,
+                depth,
+                ..
+            } => write!(f, "backtrack {}={digit} (level {})", cell(*at), depth + 1),
+            TraceStep::Solved(_) => write!(f, "solved"),
+            TraceStep::Failed => write!(f, "failed"),
+        }
+    }
+}
+
 /// The cell coordinates of a cell index.
 fn rc(i: usize) -> (usize, usize) {
     (i / 9, i % 9)
@@ -488,6 +545,33 @@ impl Trace {
                 tried: None,
             }),
         }
+    }
+}
+
+impl Trace {
+    /// Takes the set-up off the front of the trace: the `Place` of each given with the
+    /// eliminations it causes, up to the first step of the search itself (a single, a locked
+    /// candidate, a guess, or the end). An animation applies these at once and shows the rest;
+    /// `sudoku solve --trace` prints the rest. A grid whose givens clash has no set-up to
+    /// skip past its `Failed`.
+    pub fn take_setup(&mut self) -> Vec<TraceStep> {
+        let mut setup = Vec::new();
+        while let Some(step) = self.next() {
+            let is_setup = matches!(
+                step,
+                TraceStep::Place {
+                    reason: PlacementReason::Given,
+                    ..
+                }
+            ) || matches!(&step, TraceStep::Eliminate { reason: EliminationReason::Peer((r, c)), .. }
+                if setup.iter().any(|s| matches!(s, TraceStep::Place { cell, reason: PlacementReason::Given, .. } if cell == &(*r, *c))));
+            if !is_setup {
+                self.pending.push_front(step);
+                break;
+            }
+            setup.push(step);
+        }
+        setup
     }
 }
 

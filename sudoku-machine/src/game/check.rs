@@ -59,6 +59,22 @@ pub fn check(data: &SudokuData, active: &[State]) -> Result<(), String> {
             return Err("the hint on screen names a cell outside the grid".into());
         }
     }
+    // About 317 years: more is damage, and would overflow the clock.
+    const MAX_TENTHS: u64 = 100_000_000_000;
+    if play.tenths > MAX_TENTHS {
+        return Err(format!(
+            "the time played ({} tenths of a second) is out of range",
+            play.tenths
+        ));
+    }
+    check_grid("the puzzle being typed in", &data.draft.grid)?;
+    check_grid("the searched position", &data.search.start)?;
+    if data.search.speed >= super::search::SPEEDS.len() {
+        return Err("the search's speed is out of range".into());
+    }
+    if data.search.index > super::search::STEP_LIMIT + 1 {
+        return Err("the search's step is out of range".into());
+    }
     if play.hints_used > data.settings.hint_limit {
         return Err(format!(
             "{} hints were used, more than the {} allowed",

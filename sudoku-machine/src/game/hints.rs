@@ -90,7 +90,13 @@ pub fn hint(play: &mut Play, givens: &Grid, puzzle: &PuzzleInfo, limit: u8) -> b
         play.message = "Hints need a puzzle with exactly one solution.".into();
         return false;
     };
-    if play.hints_used >= limit {
+    let Some(shown) = next_hint(givens, &play.values, solution) else {
+        play.message = "Nothing to hint: the grid is full and right.".into();
+        return false;
+    };
+    // The same hint again (another action took it off the screen) is not paid twice.
+    let paid = play.paid_hint.as_ref() == Some(&shown);
+    if !paid && play.hints_used >= limit {
         play.message = match limit {
             0 => "Hints are off for this game.".into(),
             1 => "No hints left: 1 per game.".into(),
@@ -98,12 +104,11 @@ pub fn hint(play: &mut Play, givens: &Grid, puzzle: &PuzzleInfo, limit: u8) -> b
         };
         return false;
     }
-    let Some(shown) = next_hint(givens, &play.values, solution) else {
-        play.message = "Nothing to hint: the grid is full and right.".into();
-        return false;
-    };
-    play.hints_used += 1;
-    let left = limit - play.hints_used;
+    if !paid {
+        play.hints_used += 1;
+        play.paid_hint = Some(shown.clone());
+    }
+    let left = limit.saturating_sub(play.hints_used);
     play.message = format!(
         "{} (Hint again to {}; {left} hint{} left.)",
         shown.text(),
@@ -120,6 +125,7 @@ pub fn hint(play: &mut Play, givens: &Grid, puzzle: &PuzzleInfo, limit: u8) -> b
 
 /// Carries out a hint as one [`MoveKind::Hint`] move.
 fn carry_out(play: &mut Play, givens: &Grid, shown: &ShownHint) -> bool {
+    play.paid_hint = None;
     let changes = match *shown {
         ShownHint::Mistake { cell, .. } => vec![Change {
             cell,
@@ -214,7 +220,8 @@ fn placement(givens: &Grid, current: &Grid, solution: &Grid, first: Step) -> Sho
             chain.len() - explained.len()
         ));
     }
-    let sentences: Vec<String> = explained.iter().map(ToString::to_string).collect();
+    // Each explanation names its technique already.
+    let sentences: Vec<String> = explained.iter().map(|s| s.explanation.clone()).collect();
     text.push_str(&sentences.join(" Then "));
     ShownHint::Placement {
         cell: target.cell,
@@ -334,6 +341,23 @@ mod tests {
             cells.iter().filter(|&&c| in_box(c)).count() == 8,
             "the box is highlighted"
         );
+    }
+
+    #[test]
+    fn a_hint_taken_off_the_screen_is_not_paid_twice() {
+        let (g, info, mut play) = setup(QT);
+        hint(&mut play, &g, &info, 3);
+        let shown = play.hint.clone().unwrap();
+        // Another action (a note elsewhere) takes the hint off the screen.
+        play.cursor = Some(Cell::new(8, 8));
+        play.toggle_note(&g, 1);
+        assert_eq!(play.hint, None);
+        hint(&mut play, &g, &info, 3);
+        assert_eq!(play.hint.as_ref(), Some(&shown));
+        assert_eq!(play.hints_used, 1, "shown again for free");
+        assert!(hint(&mut play, &g, &info, 3), "and carried out");
+        hint(&mut play, &g, &info, 3);
+        assert_eq!(play.hints_used, 2, "a new hint is paid");
     }
 
     #[test]

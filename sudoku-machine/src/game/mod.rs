@@ -18,17 +18,21 @@
 //! forged or damaged one.
 
 pub mod check;
+pub mod draft;
 pub mod hints;
 pub mod history;
 pub mod info;
 pub mod play;
+pub mod search;
 pub mod settings;
 pub mod view;
 
 pub use check::check;
+pub use draft::{Draft, Verdict};
 pub use hints::{hint, ShownHint};
 pub use history::{Change, Content, History, Move, MoveKind};
 pub use info::{is_loadable, load_refusal, LoadRequest, PuzzleInfo, Solution};
 pub use play::{Direction, Notes, Play};
+pub use search::{trace_lines, Outcome, Search, StepKind};
 pub use settings::{requested_level, CheckMode, Pending, Settings, Theme};
 pub use view::{clock_text, view, CellView, Controls, Phase, View};

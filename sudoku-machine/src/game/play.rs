@@ -11,7 +11,7 @@ use sudoku_scxmlc::runtime::Event;
 
 use super::hints::ShownHint;
 use super::history::{Change, Content, History, Move, MoveKind};
-use crate::datamodel::{event_cell, is_solved, is_valid_position, Grid};
+use crate::datamodel::{event_cell, is_solved, is_valid_position, Grid, Position};
 use crate::engine::techniques::{bit, peers, Cell, ALL};
 
 /// Pencil marks of every cell, row-major: `notes.0[row][column]` is a 9-bit mask, digit `d` =
@@ -54,6 +54,10 @@ pub struct Play {
     pub hints_used: u8,
     /// The hint on screen, waiting for a second press to be carried out.
     pub hint: Option<ShownHint>,
+    /// The last hint paid for and not carried out: showing it again (after another action
+    /// took it off the screen) costs nothing.
+    #[serde(default)]
+    pub paid_hint: Option<ShownHint>,
     /// What the game last said to the player (a refusal, a hint, a warning); empty for
     /// nothing. Each player action replaces it.
     pub message: String,
@@ -93,12 +97,17 @@ impl Play {
     }
 
     /// Whether anything the player made would be lost by starting over: a digit that is not
-    /// a given, or a pencil mark.
+    /// a given, a pencil mark, a move that can be redone, a hint taken, or ten seconds of
+    /// play.
     pub fn has_progress(&self, givens: &Grid) -> bool {
-        (0..81u8).map(Cell).any(|cell| {
-            let content = self.content(cell);
-            content.notes != 0 || (content.value != 0 && !Self::is_given(givens, cell))
-        })
+        self.tenths >= 100
+            || self.hints_used > 0
+            || self.can_undo()
+            || self.can_redo()
+            || (0..81u8).map(Cell).any(|cell| {
+                let content = self.content(cell);
+                content.notes != 0 || (content.value != 0 && !Self::is_given(givens, cell))
+            })
     }
 
     /// Whether the grid is solved: every row, column and box holds 1 to 9 (Qt's
@@ -179,6 +188,17 @@ impl Play {
         };
         self.begin();
         self.cycle(cell)
+    }
+
+    /// [`tap`](Self::tap) for the chart's typed `tap` event: the same move, at `position`.
+    pub fn tap_at(&mut self, givens: &Grid, position: &Position) -> bool {
+        match position.cell() {
+            Some(cell) if !Self::is_given(givens, cell) => {
+                self.begin();
+                self.cycle(cell)
+            }
+            _ => false,
+        }
     }
 
     /// The digit of `cell` one up (9 to empty), as a [`MoveKind::Tap`] move.
@@ -569,7 +589,14 @@ mod tests {
         p.toggle_note(&g, 1);
         assert!(p.has_progress(&g), "a note is progress");
         p.undo();
-        assert!(!p.has_progress(&g), "undone: nothing would be lost");
+        assert!(p.has_progress(&g), "undone, but it could be redone");
+        p.restart(&g);
+        p.hints_used = 1;
+        assert!(p.has_progress(&g), "a hint taken");
+        p.restart(&g);
+        p.tenths = 100;
+        assert!(p.has_progress(&g), "ten seconds played");
+        p.restart(&g);
         for _ in 0..9 {
             assert!(!p.tick());
         }

@@ -94,13 +94,28 @@ pub enum Pending {
     Load(LoadRequest),
     /// Generate a new puzzle of this level.
     Generate(Level),
+    /// End the game in progress (the Stop button).
+    Stop,
+    /// Show the answer, which ends the game as not solved by the player.
+    Reveal,
 }
 
 impl Pending {
-    /// The question to ask before discarding the game in progress for this action.
+    /// The question to ask before this action: it discards the game in progress, or ends
+    /// it.
     pub fn question(&self) -> String {
         let what = match self {
             Pending::None => return String::new(),
+            Pending::Stop => {
+                return "Stop this game? It cannot be continued afterwards: Start plays the \
+                        puzzle again from the beginning."
+                    .into()
+            }
+            Pending::Reveal => {
+                return "Show the answer? The solution is filled in and the game ends, not \
+                        solved by you."
+                    .into()
+            }
             Pending::Start => "start this puzzle over".to_owned(),
             Pending::Load(request) if request.name.is_empty() => "play another puzzle".into(),
             Pending::Load(request) => format!("play “{}”", request.name),
@@ -109,6 +124,35 @@ impl Pending {
         format!(
             "Discard the game in progress and {what}? Your entries, notes and time will be lost."
         )
+    }
+
+    /// The question's title.
+    pub fn title(&self) -> &'static str {
+        match self {
+            Pending::None => "",
+            Pending::Stop => "Stop this game?",
+            Pending::Reveal => "Show the answer?",
+            _ => "Discard this game?",
+        }
+    }
+
+    /// What the button that goes ahead says.
+    pub fn confirm_label(&self) -> &'static str {
+        match self {
+            Pending::Stop => "Stop",
+            Pending::Reveal => "Show answer",
+            _ => "Discard",
+        }
+    }
+
+    /// Whether the pending action is [`Pending::Stop`].
+    pub fn is_stop(&self) -> bool {
+        matches!(self, Pending::Stop)
+    }
+
+    /// Whether the pending action is [`Pending::Reveal`].
+    pub fn is_reveal(&self) -> bool {
+        matches!(self, Pending::Reveal)
     }
 
     /// Whether the pending action is [`Pending::Start`].
@@ -131,6 +175,14 @@ impl Pending {
         match self {
             Pending::Generate(level) => *level,
             _ => Level::Easy,
+        }
+    }
+
+    /// The load request waiting, if any.
+    pub fn load_request(&self) -> Option<&LoadRequest> {
+        match self {
+            Pending::Load(request) => Some(request),
+            _ => None,
         }
     }
 

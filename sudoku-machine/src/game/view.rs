@@ -4,8 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::draft::{Draft, Verdict};
 use super::info::PuzzleInfo;
 use super::play::Play;
+use super::search::{Counts, Outcome, Search, StepKind, SPEEDS};
 use super::settings::{CheckMode, Pending, Settings};
 use crate::datamodel::Grid;
 use crate::engine::techniques::{peers, Cell};
@@ -31,6 +33,12 @@ pub enum Phase {
     Confirming,
     /// A new puzzle is being generated.
     Generating,
+    /// Edit mode: the player types a puzzle's givens.
+    Editing,
+    /// Edit mode: the verdict on the typed puzzle is shown.
+    Reviewed,
+    /// The animated search.
+    Searching,
 }
 
 impl Phase {
@@ -40,6 +48,9 @@ impl Phase {
         [
             ("generating", Phase::Generating),
             ("confirming", Phase::Confirming),
+            ("searching", Phase::Searching),
+            ("reviewed", Phase::Reviewed),
+            ("drafting", Phase::Editing),
             ("paused", Phase::Paused),
             ("hidden", Phase::Hidden),
             ("running", Phase::Running),
@@ -79,6 +90,14 @@ pub struct CellView {
     /// Part of the hint on screen: `0` no, `1` a cell of its pattern, `2` the cell it is
     /// about.
     pub hint: u8,
+    /// The animated search's last step here: `0` none, `1` a placement, `2` a guess, `3` a
+    /// candidate removed, `4` a backtrack.
+    pub flash: u8,
+    /// Candidates to draw struck out (the one the last step removed).
+    pub struck: u16,
+    /// The digit was filled in by the machine: by the search inside a guess, or by Show
+    /// answer.
+    pub guessed: bool,
 }
 
 /// Which controls do something now, and what the two that change meaning say.
@@ -108,6 +127,37 @@ pub struct Controls {
     pub start_stop_event: String,
     /// Choosing, opening or generating a puzzle.
     pub new_game: bool,
+    /// Entering edit mode.
+    pub enter_edit: bool,
+    /// Edit mode: checking the draft.
+    pub check: bool,
+    /// Edit mode: playing the checked puzzle.
+    pub play_draft: bool,
+    /// Edit mode: showing its solution.
+    pub solve_draft: bool,
+    /// Edit mode: changing it again after the check.
+    pub change_draft: bool,
+    /// Leaving edit mode (Cancel).
+    pub leave_edit: bool,
+    /// Watching the solver's search from the position on the board.
+    pub watch: bool,
+}
+
+/// The animated search, as the side panel shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchView {
+    /// Paused (single steps).
+    pub paused: bool,
+    /// Over: solved, failed or settled at once.
+    pub done: bool,
+    /// Index of the speed, and the speed as text (`30 steps/s`).
+    pub speed: usize,
+    /// The speed as the panel shows it.
+    pub speed_label: String,
+    /// What was done so far.
+    pub counts: Counts,
+    /// The last step, as `sudoku solve --trace` prints it.
+    pub last: String,
 }
 
 /// The `view` parameter of `updateGUI`.
@@ -123,8 +173,13 @@ pub struct View {
     pub status: String,
     /// The last message to the player (a hint, a refusal, a warning); may be empty.
     pub message: String,
-    /// The question to confirm while [`Phase::Confirming`].
+    /// The question to confirm while [`Phase::Confirming`], its title, and what its
+    /// go-ahead button says.
     pub question: String,
+    /// The question's title.
+    pub question_title: String,
+    /// The go-ahead button's label.
+    pub confirm_label: String,
     /// Time played, `m:ss` (or `h:mm:ss`).
     pub clock: String,
     /// Hints left in this attempt.
@@ -137,6 +192,8 @@ pub struct View {
     pub can: Controls,
     /// The options.
     pub settings: Settings,
+    /// The animated search, while [`Phase::Searching`].
+    pub search: Option<SearchView>,
 }
 
 /// Time as the clock shows it: `m:ss`, or `h:mm:ss` from an hour on.
@@ -176,13 +233,19 @@ pub fn mistakes(
     marked
 }
 
-/// Builds the view. `is_in` is the chart's `In()`.
+/// Builds the view from the chart's data items; `is_in` is the chart's `In()`.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one argument per data item of the chart, as the chart's `<param>` names them"
+)]
 pub fn view(
     givens: &Grid,
     puzzle: &PuzzleInfo,
     play: &Play,
     settings: &Settings,
     pending: &Pending,
+    draft: &Draft,
+    search: &Search,
     is_in: impl Fn(&str) -> bool,
 ) -> View {
     let phase = Phase::of(&is_in);
@@ -190,17 +253,157 @@ pub fn view(
     let running = phase == Phase::Running;
     let hidden = phase.hides_board();
     let solution = puzzle.solution.grid();
-    let errors = mistakes(givens, &play.values, settings.check, solution);
-    let selected = play.cursor.filter(|_| !hidden);
+    let cells = match phase {
+        Phase::Editing | Phase::Reviewed => draft_cells(draft, phase == Phase::Editing),
+        Phase::Searching => search_cells(search),
+        _ if hidden => vec![CellView::default(); 81],
+        _ => game_cells(
+            givens,
+            puzzle,
+            play,
+            settings,
+            running,
+            phase == Phase::Revealed,
+        ),
+    };
+    let idle = matches!(phase, Phase::Unsolved | Phase::Solved | Phase::Revealed);
+    let playing = matches!(phase, Phase::Running | Phase::Paused | Phase::Hidden);
+    let editing = matches!(phase, Phase::Editing | Phase::Reviewed);
+    let hints_left = settings.hint_limit.saturating_sub(play.hints_used);
+    let clock = clock_text(play.seconds());
+    let reviewed = phase == Phase::Reviewed;
+    let can = Controls {
+        edit: running,
+        undo: running && play.can_undo(),
+        redo: running && play.can_redo(),
+        fill: running,
+        hint: running && solution.is_some() && (play.hint.is_some() || hints_left > 0),
+        answer: running && solution.is_some(),
+        pause: playing,
+        pause_label: if phase.hides_board() {
+            "Resume"
+        } else {
+            "Pause"
+        }
+        .into(),
+        start_stop: idle || playing,
+        start_stop_label: if playing { "Stop" } else { "Start" }.into(),
+        start_stop_event: if playing { "end" } else { "start" }.into(),
+        new_game: idle || playing,
+        enter_edit: idle || running,
+        check: phase == Phase::Editing,
+        play_draft: reviewed && draft.is_proper(),
+        solve_draft: reviewed && draft.is_proper() && !draft.solved,
+        change_draft: reviewed,
+        leave_edit: editing,
+        watch: idle || running || editing,
+    };
+    let status = match phase {
+        Phase::Unsolved if play.has_progress(givens) => "Stopped: press Start to play again".into(),
+        Phase::Unsolved => "Press Start to play".into(),
+        Phase::Solved => format!("SOLVED !!! in {clock}"),
+        Phase::Revealed => "Answer shown: not solved by you".into(),
+        Phase::Running if pencil => "Notes: digits set pencil marks".into(),
+        Phase::Running => "Playing".into(),
+        Phase::Paused => "Paused".into(),
+        Phase::Hidden => "Paused".into(),
+        Phase::Confirming => "Waiting for your answer".into(),
+        Phase::Generating => format!("Generating a new {} puzzle…", pending.level()),
+        Phase::Editing => "Edit mode: type the givens".into(),
+        Phase::Reviewed => match &draft.verdict {
+            Some(Verdict::Invalid { .. }) => "Not a valid puzzle".into(),
+            Some(Verdict::NoSolution) => "No solution".into(),
+            Some(Verdict::Multiple) => "Several solutions".into(),
+            Some(Verdict::Unique { level, .. }) => {
+                format!("A proper puzzle: {}", capitalised(level.name()))
+            }
+            None => "Edit mode".into(),
+        },
+        Phase::Searching => match search.outcome {
+            Outcome::Searching if is_in("search_paused") => "Search paused".into(),
+            Outcome::Searching => "Watching the search".into(),
+            Outcome::Solved | Outcome::TooLongSolved => "Search: solved".into(),
+            Outcome::Failed | Outcome::TooLongNone => "Search: no solution".into(),
+            Outcome::TooLongMultiple => "Search: several solutions".into(),
+        },
+    };
+    let message = match phase {
+        Phase::Editing | Phase::Reviewed => draft.message.clone(),
+        Phase::Searching => search.message.clone(),
+        // What the game said is about the hidden board too (a hint names its cell).
+        _ if hidden => String::new(),
+        _ => play.message.clone(),
+    };
+    let search_view = (phase == Phase::Searching).then(|| SearchView {
+        paused: is_in("search_paused"),
+        done: search.is_done(),
+        speed: search.speed,
+        speed_label: format!("{} steps/s", SPEEDS[search.speed.min(SPEEDS.len() - 1)]),
+        counts: search.counts,
+        last: search.last.3.clone(),
+    });
+    View {
+        cells,
+        phase,
+        pencil,
+        status,
+        message,
+        question: if phase == Phase::Confirming {
+            pending.question()
+        } else {
+            String::new()
+        },
+        question_title: pending.title().into(),
+        confirm_label: pending.confirm_label().into(),
+        clock,
+        hints_left,
+        // In edit mode the panel is about the puzzle being typed: its grade once checked.
+        puzzle: if editing {
+            "Your puzzle".into()
+        } else {
+            puzzle.name.clone()
+        },
+        level: match (&draft.verdict, editing) {
+            (Some(Verdict::Unique { level, .. }), true) => capitalised(level.name()),
+            (_, true) => String::new(),
+            (_, false) => puzzle
+                .level
+                .map(|l| capitalised(l.name()))
+                .unwrap_or_default(),
+        },
+        can,
+        settings: *settings,
+        search: search_view,
+    }
+}
+
+/// The board of a game: the grid, notes, mistakes, selection and hint.
+fn game_cells(
+    givens: &Grid,
+    puzzle: &PuzzleInfo,
+    play: &Play,
+    settings: &Settings,
+    running: bool,
+    revealed: bool,
+) -> Vec<CellView> {
+    // After Show answer, the digits it filled in are set apart from the player's.
+    let answered: Vec<Cell> = match play.history.undo.last() {
+        Some(mv) if revealed && mv.kind == super::history::MoveKind::Answer => mv
+            .changes
+            .iter()
+            .filter(|c| c.before.value != c.after.value)
+            .map(|c| c.cell)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let errors = mistakes(givens, &play.values, settings.check, puzzle.solution.grid());
+    let selected = play.cursor;
     let selected_value = selected.map_or(0, |c| play.values.0[c.row()][c.col()]);
     let hint_cell = play.hint.as_ref().map(|h| h.cell());
     let hint_related = play.hint.as_ref().map(|h| h.related()).unwrap_or_default();
-    let cells = (0..81u8)
+    (0..81u8)
         .map(Cell)
         .map(|cell| {
-            if hidden {
-                return CellView::default();
-            }
             let (r, c) = (cell.row(), cell.col());
             let value = play.values.0[r][c];
             let given = givens.0[r][c] != 0;
@@ -218,70 +421,73 @@ pub fn view(
                 } else {
                     u8::from(hint_related.contains(&cell))
                 },
+                guessed: answered.contains(&cell),
+                ..CellView::default()
             }
         })
-        .collect();
-    let idle = matches!(phase, Phase::Unsolved | Phase::Solved | Phase::Revealed);
-    let playing = matches!(phase, Phase::Running | Phase::Paused | Phase::Hidden);
-    let hints_left = settings.hint_limit.saturating_sub(play.hints_used);
-    let clock = clock_text(play.seconds());
-    let can = Controls {
-        edit: running,
-        undo: running && play.can_undo(),
-        redo: running && play.can_redo(),
-        fill: running,
-        hint: running && solution.is_some() && (play.hint.is_some() || hints_left > 0),
-        answer: running && solution.is_some(),
-        pause: playing,
-        pause_label: if phase.hides_board() {
-            "Resume"
-        } else {
-            "Pause"
-        }
-        .into(),
-        start_stop: idle || playing,
-        start_stop_label: if playing { "Stop" } else { "Start" }.into(),
-        start_stop_event: if playing { "stop" } else { "start" }.into(),
-        new_game: !matches!(phase, Phase::Confirming | Phase::Generating),
-    };
-    let status = match phase {
-        Phase::Unsolved if play.has_progress(givens) => "Stopped: press Start to play again".into(),
-        Phase::Unsolved => "Press Start to play".into(),
-        Phase::Solved => format!("SOLVED !!! in {clock}"),
-        Phase::Revealed => "Answer shown: not solved by you".into(),
-        Phase::Running if pencil => "Notes: digits set pencil marks".into(),
-        Phase::Running => "Playing".into(),
-        Phase::Paused => "Paused".into(),
-        Phase::Hidden => "Paused while the window is hidden".into(),
-        Phase::Confirming => "Waiting for your answer".into(),
-        Phase::Generating => format!("Generating a new {} puzzle…", pending.level()),
-    };
-    View {
-        cells,
-        phase,
-        pencil,
-        status,
-        // What the game said is about the hidden board too (a hint names its cell).
-        message: if hidden {
-            String::new()
-        } else {
-            play.message.clone()
-        },
-        question: if phase == Phase::Confirming {
-            pending.question()
-        } else {
-            String::new()
-        },
-        clock,
-        hints_left,
-        puzzle: puzzle.name.clone(),
-        level: puzzle
-            .level
-            .map(|l| capitalised(l.name()))
-            .unwrap_or_default(),
-        can,
-        settings: *settings,
-    }
+        .collect()
+}
+
+/// The board in edit mode: the draft's givens (or its solution after Solve), clashes red.
+fn draft_cells(draft: &Draft, typing: bool) -> Vec<CellView> {
+    let shown = draft.shown();
+    let clashing = draft.clashing();
+    let selected = draft.cursor;
+    let selected_value = selected.map_or(0, |c| shown.0[c.row()][c.col()]);
+    (0..81u8)
+        .map(Cell)
+        .map(|cell| {
+            let (r, c) = (cell.row(), cell.col());
+            let value = shown.0[r][c];
+            CellView {
+                value,
+                given: draft.grid.0[r][c] != 0,
+                editable: typing,
+                error: clashing.contains(&cell),
+                selected: selected == Some(cell),
+                related: selected.is_some_and(|s| s.sees(cell)),
+                same: selected_value != 0 && value == selected_value,
+                ..CellView::default()
+            }
+        })
+        .collect()
+}
+
+/// The board of the animated search: its digits and candidates, the last step marked.
+fn search_cells(search: &Search) -> Vec<CellView> {
+    let (kind, at, digit, _) = &search.last;
+    (0..81u8)
+        .map(Cell)
+        .map(|cell| {
+            let (r, c) = (cell.row(), cell.col());
+            let value = search.values.0[r][c];
+            let here = *at == Some(cell);
+            CellView {
+                value,
+                given: search.is_start(cell),
+                notes: if value == 0 {
+                    search.candidates.0[r][c]
+                } else {
+                    0
+                },
+                guessed: value != 0 && search.is_guessed(cell),
+                flash: match kind {
+                    _ if !here => 0,
+                    StepKind::Place => 1,
+                    StepKind::Guess => 2,
+                    StepKind::Eliminate => 3,
+                    StepKind::Backtrack => 4,
+                    StepKind::None | StepKind::Solved | StepKind::Failed => 0,
+                },
+                struck: if here && *kind == StepKind::Eliminate {
+                    crate::engine::techniques::bit(*digit)
+                } else {
+                    0
+                },
+                ..CellView::default()
+            }
+        })
+        .collect()
 }
 
 /// `hard` → `Hard`.
@@ -361,6 +567,8 @@ mod tests {
             &play,
             &Settings::default(),
             &Pending::None,
+            &Draft::default(),
+            &Search::default(),
             running,
         );
         assert_eq!(v.cells.len(), 81);
@@ -374,7 +582,7 @@ mod tests {
         assert!(v.can.edit && v.can.hint && v.can.answer && !v.can.undo);
         assert_eq!(
             (v.can.pause_label.as_str(), v.can.start_stop_event.as_str()),
-            ("Pause", "stop")
+            ("Pause", "end")
         );
 
         let paused = |id: &str| id == "paused" || id == "playing";
@@ -384,6 +592,8 @@ mod tests {
             &play,
             &Settings::default(),
             &Pending::None,
+            &Draft::default(),
+            &Search::default(),
             paused,
         );
         assert!(

@@ -1,9 +1,14 @@
 //! Events through one benchmark machine, for profilers and exact instruction counts:
 //! `valgrind --tool=callgrind target/release/examples/toggle_profile [MACHINE] [EVENTS]`, with
 //! MACHINE one of `toggle` (default), `observed-toggle` (with a state observer),
-//! `deep-toggle`, `targetless`, `hand-written`, and EVENTS
+//! `typed-toggle` and `typed-observed-toggle` (the same through the typed API), `deep-toggle`,
+//! `targetless`, `counter` and `observed-counter` (typed, one `cond` and one `<assign>` per
+//! event; the second with a typed observer), `hand-written`, `sudoku-tap` (the game's tap on
+//! the typed API with a typed observer of `updateGUI`, as the window has), `sudoku-tap-string`
+//! (`submit_event` and an observer by descriptor: Qt's style) and `sudoku-tap-twin` (the
+//! tap's datamodel functions called directly), and EVENTS
 //! 100000 by default. Instructions per event = (count at N events - count at 0) / N.
-use scxml_bench::{deep_toggle, targetless, toggle, HandToggle};
+use scxml_bench::{counter, deep_toggle, targetless, toggle, HandToggle};
 use std::hint::black_box;
 
 fn main() {
@@ -28,6 +33,41 @@ fn main() {
             }
             println!("entries: {}", entries.get());
         }
+        "typed-toggle" => {
+            let m = toggle::Toggle::new();
+            m.start();
+            for _ in 0..events {
+                m.submit(black_box(toggle::Event::Toggle));
+            }
+            println!("on: {}", m.is_active(toggle::State::On));
+        }
+        "typed-observed-toggle" => {
+            let (m, entries) = scxml_bench::observed_toggle();
+            for _ in 0..events {
+                m.submit(black_box(toggle::Event::Toggle));
+            }
+            println!("entries: {}", entries.get());
+        }
+        "counter" => {
+            let m = counter::Counter::new();
+            m.start();
+            for _ in 0..events {
+                m.submit(black_box(counter::Event::Inc));
+            }
+            println!("count: {}", m.with_data(|d| d.count));
+        }
+        "observed-counter" => {
+            let m = counter::Counter::new();
+            let heard = std::rc::Rc::new(std::cell::Cell::new(0u64));
+            let h = heard.clone();
+            m.observe(move |_| h.set(h.get() + 1));
+            m.start();
+            for _ in 0..events {
+                m.submit(black_box(counter::Event::Inc));
+            }
+            println!("heard: {}", heard.get());
+        }
+        "sudoku-tap" | "sudoku-tap-string" | "sudoku-tap-twin" => sudoku_tap(&machine, events),
         "deep-toggle" => {
             let m = deep_toggle::DeepToggle::new();
             m.start();
@@ -53,10 +93,58 @@ fn main() {
         }
         other => {
             eprintln!(
-                "unknown machine `{other}`: toggle, observed-toggle, deep-toggle, targetless or \
-                 hand-written"
+                "unknown machine `{other}`: toggle, observed-toggle, typed-toggle, \
+                 typed-observed-toggle, deep-toggle, targetless, counter, observed-counter, \
+                 hand-written, sudoku-tap, sudoku-tap-string or sudoku-tap-twin"
             );
             std::process::exit(2);
         }
     }
+}
+
+/// `events` taps on the Sudoku chart's first empty cell while a game runs, as `how` says.
+fn sudoku_tap(how: &str, events: usize) {
+    use sudoku_machine::datamodel::Position;
+    use sudoku_machine::{puzzle, Event, Sudoku};
+    let grid = puzzle::parse(include_str!("../../../puzzles/sudoku.data")).expect("a puzzle");
+    let shown = std::rc::Rc::new(std::cell::Cell::new(0u64));
+    let s = shown.clone();
+    if how == "sudoku-tap-twin" {
+        let mut twin = scxml_bench::twins::TapTwin::new(
+            grid,
+            Box::new(move |_, _, view| s.set(s.get() + view.cells.len() as u64)),
+        );
+        for _ in 0..events {
+            twin.tap(black_box(Position { x: 0, y: 0 }));
+        }
+        println!("shown: {}", shown.get());
+        return;
+    }
+    let m = Sudoku::new();
+    m.set_initial_values(serde_json::json!({ "initState": grid }))
+        .expect("a grid");
+    if how == "sudoku-tap" {
+        m.observe(move |e| {
+            if let Event::UpdateGui(u) = e {
+                s.set(s.get() + u.view.cells.len() as u64);
+            }
+        });
+    } else {
+        m.connect_to_event("updateGUI view", move |e| {
+            s.set(s.get() + u64::from(e.data.get("view").is_some()));
+        });
+    }
+    m.start();
+    m.submit_event(sudoku_machine::events::START, ());
+    for _ in 0..events {
+        if how == "sudoku-tap" {
+            m.submit(black_box(Event::Tap(Position { x: 0, y: 0 })));
+        } else {
+            m.submit_event(
+                black_box(sudoku_machine::events::TAP),
+                serde_json::json!({"x": 0, "y": 0}),
+            );
+        }
+    }
+    println!("shown: {}", shown.get());
 }

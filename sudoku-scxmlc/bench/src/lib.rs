@@ -16,6 +16,13 @@ pub mod targetless {
     include!(concat!(env!("OUT_DIR"), "/targetless.rs"));
 }
 
+/// `charts/counter.scxml` (one `cond` and one `<assign>` per event), compiled.
+pub mod counter {
+    include!(concat!(env!("OUT_DIR"), "/counter.rs"));
+}
+
+pub mod twins;
+
 /// Runs a benchmark chart for a number of microsteps; returns the entries of `mark`.
 pub type Runner = fn(usize) -> usize;
 

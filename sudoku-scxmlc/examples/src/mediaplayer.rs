@@ -20,12 +20,10 @@
 //! assert_eq!(player.with_data(|d| d.media.clone()), "song.mp3");
 //! ```
 
-use sudoku_scxmlc::runtime::Event;
-
 include!(concat!(env!("OUT_DIR"), "/mediaplayer.rs"));
 
 /// Qt's `TheDataModel::isValidMedia()`, which the chart's conditions call: whether the event
 /// names a media, i.e. its `media` field is a non-empty string.
-pub fn is_valid_media(event: &Event) -> bool {
+pub fn is_valid_media(event: &sudoku_scxmlc::runtime::Event) -> bool {
     event.data["media"].as_str().is_some_and(|m| !m.is_empty())
 }

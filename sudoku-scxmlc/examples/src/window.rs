@@ -7,12 +7,16 @@
 //! moves the machine's virtual clock forward by the time that really passed
 //! ([`advance_time`](sudoku_scxmlc::runtime::Machine::advance_time)).
 //!
+//! The Chart button shows the live chart view of `scxml-chart-view` (the Sudoku game's): the
+//! chart's state tree with the active states lit, and the last events.
+//!
 //! Where "really passed" comes from is the caller's clock: [`init`] takes a function that
 //! returns the time since some fixed origin. `main` passes a wall clock; the headless test
 //! passes Slint's mocked time, so nothing in the tests waits.
 
 use crate::trafficlight::{events, State, TrafficLightStateMachine};
-use slint::{ComponentHandle, Timer, TimerMode};
+use scxml_chart_view::ChartMonitor;
+use slint::{ComponentHandle, SharedString, Timer, TimerMode, VecModel};
 use std::cell::Cell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -23,12 +27,14 @@ mod markup {
 
 /// The window compiled from `ui/window.slint`: the `red`, `yellow`, `green` and `status`
 /// properties, and the `smash` and `repair` callbacks.
-pub use markup::TrafficLightWindow;
+pub use markup::{ChartRow, TrafficLightWindow};
 
 /// The window and the machine it shows, wired together by [`init`].
 pub struct TrafficLightUi {
     window: TrafficLightWindow,
     clocked: Rc<Clocked>,
+    /// Feeds the chart view.
+    _chart: ChartMonitor,
 }
 
 /// The machine, the caller's clock, and the timer that fires its delayed events.
@@ -119,9 +125,25 @@ pub fn init(
     let c = Rc::clone(&clocked);
     window.on_repair(move || c.submit(events::REPAIR));
 
+    let chart = ChartMonitor::attach(&clocked.light, scxml_chart_view::DEFAULT_EVENTS);
+    let rows = Rc::new(VecModel::<ChartRow>::default());
+    let last = Rc::new(VecModel::<SharedString>::default());
+    window.set_chart_rows(rows.clone().into());
+    window.set_chart_events(last.clone().into());
+    chart.feed(rows, last, |row| ChartRow {
+        id: row.id.into(),
+        depth: row.depth as i32,
+        active: row.active,
+        kind: row.kind_name().into(),
+    });
+
     clocked.light.start();
     clocked.arm();
-    Ok(TrafficLightUi { window, clocked })
+    Ok(TrafficLightUi {
+        window,
+        clocked,
+        _chart: chart,
+    })
 }
 
 impl TrafficLightUi {

@@ -100,3 +100,54 @@ fn lamps_follow_the_timers_and_the_buttons() {
     assert_eq!(machine_time(&ui), 9500);
     assert_eq!(ui.machine().time_until_next(), Some(Duration::from_secs(3)));
 }
+
+/// The states the chart view lights, as the window shows them, in document order.
+fn lit_states(ui: &TrafficLightUi) -> Vec<String> {
+    let mut found = Vec::new();
+    for id in [
+        "working",
+        "yellow",
+        "red",
+        "green",
+        "greenGoingRed",
+        "redGoingGreen",
+        "broken",
+        "blinking",
+        "unblinking",
+    ] {
+        let state = find(ui, &format!("state {id}"));
+        if state.accessible_value().as_deref() == Some("active") {
+            found.push(id.to_owned());
+        }
+    }
+    found
+}
+
+#[test]
+fn the_chart_view_lights_the_active_states_and_lists_the_last_events() {
+    let ui = start_ui();
+    let chart = |ui: &TrafficLightUi| {
+        ElementHandle::find_by_accessible_label(ui.window(), "chart view")
+            .next()
+            .is_some()
+    };
+    assert!(!chart(&ui), "hidden until asked for");
+    find(&ui, "Chart").invoke_accessible_default_action();
+    assert!(chart(&ui));
+    assert_eq!(lit_states(&ui), ["working", "yellow", "greenGoingRed"]);
+    wait(1000);
+    assert_eq!(lit_states(&ui), ["working", "red"]);
+    find(&ui, "Smash").invoke_accessible_default_action();
+    assert_eq!(lit_states(&ui), ["broken", "blinking"]);
+    let events: Vec<String> = (0..8)
+        .map_while(|i| {
+            ElementHandle::find_by_accessible_label(ui.window(), &format!("event {i}"))
+                .next()
+                .and_then(|e| e.accessible_value())
+                .map(|v| v.to_string())
+        })
+        .collect();
+    assert_eq!(events, ["goRed", "smash"], "oldest first");
+    find(&ui, "Hide chart").invoke_accessible_default_action();
+    assert!(!chart(&ui));
+}

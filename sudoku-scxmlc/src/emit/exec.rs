@@ -4,7 +4,7 @@
 use super::{num, Emitter};
 use crate::chart::{
     Block, Code, Cond, Content, DataInit, DatamodelKind, Delay, DoneData, Exec, InvokeSource,
-    Location, LocationRoot, Param, Value,
+    Location, LocationRoot, Param, Payload, Send, Value,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -29,6 +29,12 @@ impl Emitter<'_> {
                     Access::Write => quote!(let #id = &mut __data.#id;),
                 });
                 continue;
+            }
+            if name == "_event" {
+                if let Some(typed) = self.event_scope.and_then(|t| self.typed_event_binding(t)) {
+                    out.extend(typed);
+                    continue;
+                }
             }
             out.extend(match name.as_str() {
                 "_event" => quote!(let _event: &#rt::Event = __ctx.event();),
@@ -98,6 +104,18 @@ impl Emitter<'_> {
         transition: usize,
         cond: &Cond,
     ) -> TokenStream {
+        self.event_scope = Some(transition);
+        let f = self.condition_fn_in_scope(index, transition, cond);
+        self.event_scope = None;
+        f
+    }
+
+    fn condition_fn_in_scope(
+        &mut self,
+        index: usize,
+        transition: usize,
+        cond: &Cond,
+    ) -> TokenStream {
         let rt = &self.rt;
         let data = &self.data_ty;
         let name = format_ident!("cond_{index}");
@@ -115,13 +133,28 @@ impl Emitter<'_> {
             text, self.file, line
         );
         let body = match cond {
-            Cond::In(_) => self.cond_expr(cond),
+            Cond::In(_) => {
+                // Nothing to fail: a state index looked up in the configuration.
+                let body = self.cond_expr(cond);
+                return quote! {
+                    #[doc = #doc]
+                    fn #name(__data: &#data, __ctx: &#rt::Context<Event>) -> ::core::result::Result<bool, #rt::ExecError> {
+                        ::core::result::Result::Ok(#body)
+                    }
+                };
+            }
             Cond::Rust(code) => self.value(code),
+        };
+        // Errors and panics are reported at the `cond` attribute.
+        let (line, column) = match cond {
+            Cond::Rust(c) => (num(c.line), num(c.column)),
+            Cond::In(_) => (num(line), num(0)),
         };
         quote! {
             #[doc = #doc]
-            fn #name(__data: &#data, __ctx: &#rt::Context) -> ::core::result::Result<bool, #rt::ExecError> {
-                ::core::result::Result::Ok(#body)
+            fn #name(__data: &#data, __ctx: &#rt::Context<Event>) -> ::core::result::Result<bool, #rt::ExecError> {
+                #rt::run_chart_code(|| ::core::result::Result::Ok(#body))
+                    .map_err(|e| e.at("transition", #line, #column))
             }
         }
     }
@@ -137,17 +170,24 @@ impl Emitter<'_> {
             self.file,
             block.line
         );
+        self.event_scope = self
+            .plan
+            .transition_block
+            .iter()
+            .position(|&b| b == Some(index));
         let body = self.exec_list(&block.body);
+        self.event_scope = None;
         let (tag, line) = (block_tag(&block.owner), num(block.line));
         quote! {
             #[doc = #doc]
-            fn #name(__data: &mut #data, __ctx: &mut #rt::Context) -> ::core::result::Result<(), #rt::ExecError> {
+            fn #name(__data: &mut #data, __ctx: &mut #rt::Context<Event>) -> ::core::result::Result<(), #rt::ExecError> {
                 // The element an error comes from: each statement updates it.
                 let mut __site: (&'static str, u32, u32) = (#tag, #line, 0);
-                let __result = (|| -> ::core::result::Result<(), #rt::ExecError> {
+                // A panic is caught here, while the site of the statement is still known.
+                let __result = #rt::run_chart_code(|| -> ::core::result::Result<(), #rt::ExecError> {
                     #body
                     ::core::result::Result::Ok(())
-                })();
+                });
                 __result.map_err(|e| e.at(__site.0, __site.1, __site.2))
             }
         }
@@ -163,10 +203,9 @@ impl Emitter<'_> {
     ///
     /// [`ExecError::at`]: crate::runtime::ExecError::at
     fn marker(&mut self, tag: &str, line: u32, column: u32, what: String) -> TokenStream {
-        let k = num(self.comments.len());
-        self.comments.push(format!("{}:{line}: {what}", self.file));
+        let comment = self.p.comment(format!("{}:{line}: {what}", self.file));
         let (l, c) = (num(line), num(column));
-        quote!(__scxml_comment!(#k); __site = (#tag, #l, #c);)
+        quote!(#comment __site = (#tag, #l, #c);)
     }
 
     fn exec(&mut self, e: &Exec) -> TokenStream {
@@ -183,10 +222,19 @@ impl Emitter<'_> {
                     *column,
                     format!("<raise event=\"{event}\">"),
                 );
-                quote!(#m __ctx.raise(#event, #rt::serde_json::Value::Null);)
+                match self.event_of(event) {
+                    Some((v, Payload::Unit)) => quote!(#m __ctx.raise_typed(Event::#v);),
+                    Some((v, Payload::Json)) => {
+                        quote!(#m __ctx.raise_typed(Event::#v(#rt::serde_json::Value::Null));)
+                    }
+                    _ => quote!(#m __ctx.raise(#event, #rt::serde_json::Value::Null);),
+                }
             }
             Exec::Send(send) => {
                 let m = self.marker("send", send.line, send.column, "<send>".to_owned());
+                if let Some(typed) = self.typed_send(send) {
+                    return quote!(#m #typed);
+                }
                 let event = match &send.event {
                     Some(v) => self.string(v),
                     None => quote!(::std::string::String::new()),
@@ -345,6 +393,89 @@ impl Emitter<'_> {
         }
     }
 
+    /// A `<send>` of a typed event to this session (no `target`, or `#_internal`) whose
+    /// data the generator can build as the payload type: no JSON is made.
+    fn typed_send(&mut self, send: &Send) -> Option<TokenStream> {
+        let rt = self.rt.clone();
+        let Some(Value::Literal(name)) = &send.event else {
+            return None;
+        };
+        let target = match &send.target {
+            None => quote!(#rt::TypedTarget::Own),
+            Some(Value::Literal(t)) if t == "#_internal" => quote!(#rt::TypedTarget::Internal),
+            _ => return None,
+        };
+        match &send.type_ {
+            None => {}
+            Some(Value::Literal(t))
+                if t == "scxml" || t == "http://www.w3.org/TR/scxml/#SCXMLEventProcessor" => {}
+            _ => return None,
+        }
+        if send.namelist_error.is_some() || send.params.iter().any(|p| p.error.is_some()) {
+            return None;
+        }
+        let (variant, payload) = self.event_of(name)?;
+        let event = match payload {
+            Payload::Unit
+                if send.params.is_empty() && send.namelist.is_empty() && send.content.is_none() =>
+            {
+                quote!(Event::#variant)
+            }
+            Payload::Fields(fields) if send.content.is_none() => {
+                let fields = fields.clone();
+                let mut values = Vec::new();
+                for &d in &send.namelist {
+                    let id = format_ident!("{}", self.plan.chart.data[d].id);
+                    values.push(quote!(::core::clone::Clone::clone(&__data.#id)));
+                }
+                for p in &send.params {
+                    let v = self.value(&p.expr);
+                    values.push(v);
+                }
+                if values.len() != fields.len() {
+                    return None;
+                }
+                let inits = fields.iter().zip(values).map(|((f, ty), v)| {
+                    let f = format_ident!("{}", f);
+                    quote!(#f: #rt::IntoPayload::<#ty>::into_payload(#v),)
+                });
+                let name = self.payload_struct(&variant);
+                quote!(Event::#variant(payloads::#name { #(#inits)* }))
+            }
+            _ => return None,
+        };
+        let id = match &send.id {
+            Some(id) => quote!(::core::option::Option::Some(#id)),
+            None => quote!(::core::option::Option::None),
+        };
+        let delay = match &send.delay {
+            None => quote!(::core::time::Duration::ZERO),
+            Some(Delay::Fixed(d)) => {
+                let nanos = num(d.as_nanos());
+                quote!(::core::time::Duration::from_nanos(#nanos))
+            }
+            Some(Delay::Expr(code)) => {
+                let v = self.value(code);
+                quote!(#rt::parse_delay(&::std::string::ToString::to_string(&#v))?)
+            }
+        };
+        let expose = send.idlocation.is_some();
+        let idloc = send.idlocation.as_ref().map(|loc| {
+            let assign = self.assign_to(loc, quote!(__sendid));
+            quote! {
+                let __sendid = ::core::option::Option::unwrap_or_default(__sendid.text());
+                #assign
+            }
+        });
+        Some(quote! {
+            {
+                let __event = #event;
+                let __sendid = __ctx.send_typed(__event, #target, #id, #delay, #expose)?;
+                #idloc
+            }
+        })
+    }
+
     fn if_chain(&mut self, branches: &[(Option<Cond>, Vec<Exec>)]) -> TokenStream {
         let Some(((cond, body), rest)) = branches.split_first() else {
             return TokenStream::new();
@@ -498,7 +629,7 @@ impl Emitter<'_> {
         };
         quote! {
             #[doc = #doc]
-            fn #name(__data: &mut #data, __ctx: &mut #rt::Context) -> ::core::result::Result<#rt::InvokeStart, #rt::ExecError> {
+            fn #name(__data: &mut #data, __ctx: &mut #rt::Context<Event>) -> ::core::result::Result<#rt::InvokeStart, #rt::ExecError> {
                 #type_check
                 let __params = #params;
                 let __id: ::std::string::String = #id;
@@ -529,7 +660,7 @@ impl Emitter<'_> {
         let payload = self.payload(&[], None, &dd.params, dd.content.as_ref());
         quote! {
             #[doc = #doc]
-            fn #name(__data: &#data, __ctx: &#rt::Context) -> ::core::result::Result<#rt::serde_json::Value, #rt::ExecError> {
+            fn #name(__data: &#data, __ctx: &#rt::Context<Event>) -> ::core::result::Result<#rt::serde_json::Value, #rt::ExecError> {
                 ::core::result::Result::Ok(#payload)
             }
         }
@@ -565,7 +696,7 @@ impl Emitter<'_> {
         );
         quote! {
             #[doc = #doc_init]
-            fn #init(__data: &mut #data_ty, __ctx: &#rt::Context) -> ::core::result::Result<(), #rt::ExecError> {
+            fn #init(__data: &mut #data_ty, __ctx: &#rt::Context<Event>) -> ::core::result::Result<(), #rt::ExecError> {
                 #init_body
                 ::core::result::Result::Ok(())
             }

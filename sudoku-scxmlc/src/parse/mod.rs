@@ -9,6 +9,7 @@ use crate::diagnostic::{Diagnostic, Span};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::ResolveResult;
 use quick_xml::NsReader;
+use std::rc::Rc;
 
 /// The SCXML namespace.
 pub const SCXML_NS: &str = "http://www.w3.org/2005/07/scxml";
@@ -32,15 +33,16 @@ pub struct Document {
 pub struct Element {
     /// Local name, e.g. `transition`.
     pub name: String,
-    /// Namespace URI, if bound.
-    pub namespace: Option<String>,
+    /// Namespace URI, if bound (shared by every element and attribute of that namespace).
+    pub namespace: Option<Rc<str>>,
     /// The element name in its start tag (`<transition` without the `<`).
     pub span: Span,
     /// Attributes in source order (namespace declarations excluded).
     pub attrs: Vec<Attribute>,
     /// Child nodes in source order.
     pub children: Vec<Node>,
-    /// The XML comment right before this element, if any (used for generated docs).
+    /// The XML comment right before this element's start tag (only blank text between),
+    /// if any: the generated docs of a state.
     pub comment: Option<String>,
 }
 
@@ -50,7 +52,7 @@ pub struct Attribute {
     /// Local name.
     pub name: String,
     /// Namespace URI, if the attribute is prefixed.
-    pub namespace: Option<String>,
+    pub namespace: Option<Rc<str>>,
     /// The unescaped value.
     pub value: String,
     /// The raw value between the quotes.
@@ -129,6 +131,8 @@ struct Parser<'a> {
     stack: Vec<Element>,
     root: Option<Element>,
     pending_comment: Option<String>,
+    /// The namespace URIs met so far, shared rather than copied into every element.
+    namespaces: Vec<Rc<str>>,
 }
 
 impl<'a> Parser<'a> {
@@ -144,6 +148,7 @@ impl<'a> Parser<'a> {
             stack: Vec::new(),
             root: None,
             pending_comment: None,
+            namespaces: Vec::new(),
         }
     }
 
@@ -186,7 +191,8 @@ impl<'a> Parser<'a> {
             let end = self.reader.buffer_position() as usize;
             match event {
                 Event::Start(e) => {
-                    let element = self.element(&e, ns, start)?;
+                    let mut element = self.element(&e, ns, start)?;
+                    element.comment = self.pending_comment.take();
                     if self.stack.len() >= MAX_DEPTH {
                         return Err(Diagnostic::error(
                             element.span,
@@ -196,10 +202,13 @@ impl<'a> Parser<'a> {
                     self.stack.push(element);
                 }
                 Event::Empty(e) => {
-                    let element = self.element(&e, ns, start)?;
+                    let mut element = self.element(&e, ns, start)?;
+                    element.comment = self.pending_comment.take();
                     self.close(element)?;
                 }
                 Event::End(_) => {
+                    // A comment just before an end tag documents nothing that follows.
+                    self.pending_comment = None;
                     let element = self.stack.pop().expect("quick-xml checks end names");
                     self.close(element)?;
                 }
@@ -207,6 +216,9 @@ impl<'a> Parser<'a> {
                     let text = t.unescape().map_err(|e| {
                         Diagnostic::error(Span::new(start, end), format!("malformed text: {e}"))
                     })?;
+                    if !text.trim().is_empty() {
+                        self.pending_comment = None;
+                    }
                     self.text(text.into_owned(), Span::new(start, end))?;
                 }
                 Event::CData(c) => {
@@ -217,7 +229,30 @@ impl<'a> Parser<'a> {
                     self.text(text.to_owned(), Span::new(start + 9, end.saturating_sub(3)))?;
                 }
                 Event::Comment(c) => {
+                    // XML 1.0, 2.5: `--` may not occur in a comment, nor `-` end it.
+                    if let Some(at) = c.windows(2).position(|w| w == b"--") {
+                        let at = start + 4 + at;
+                        return Err(Diagnostic::error(
+                            Span::new(at, at + 2),
+                            "`--` is not allowed inside an XML comment",
+                        ));
+                    }
+                    if c.ends_with(b"-") {
+                        return Err(Diagnostic::error(
+                            Span::new(end.saturating_sub(4), end),
+                            "an XML comment cannot end with `--->`",
+                        ));
+                    }
                     self.pending_comment = Some(String::from_utf8_lossy(&c).trim().to_owned());
+                }
+                Event::Decl(_) if start != 0 => {
+                    // XML 1.0, 2.8: the declaration, if any, is the very first thing in the
+                    // document (a byte-order mark aside, which `SourceFile` drops).
+                    return Err(Diagnostic::error(
+                        Span::new(start, end),
+                        "the XML declaration `<?xml ...?>` must be at the very start of the chart",
+                    )
+                    .with_help("move it to the first line, before any comment or blank line"));
                 }
                 Event::DocType(_) => {
                     return Err(Diagnostic::error(
@@ -245,12 +280,24 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `uri` as the shared copy of the namespaces met so far.
+    fn intern(&mut self, uri: Option<String>) -> Option<Rc<str>> {
+        let uri = uri?;
+        if let Some(known) = self.namespaces.iter().find(|n| ***n == *uri) {
+            return Some(Rc::clone(known));
+        }
+        let shared: Rc<str> = uri.into();
+        self.namespaces.push(Rc::clone(&shared));
+        Some(shared)
+    }
+
     fn element(
-        &self,
+        &mut self,
         e: &BytesStart<'_>,
         namespace: Option<String>,
         start: usize,
     ) -> Result<Element, Diagnostic> {
+        let namespace = self.intern(namespace);
         let name_len = e.name().as_ref().len();
         let span = Span::new(start + 1, start + 1 + name_len);
         let name = String::from_utf8_lossy(e.local_name().as_ref()).into_owned();
@@ -267,12 +314,21 @@ impl<'a> Parser<'a> {
             let value_start = self.offset_of(&attr.value, span.start);
             let value_span = Span::new(value_start, value_start + attr.value.len());
             let key_start = self.offset_of(key.as_ref(), span.start);
+            // XML 1.0, 3.1 (`AttValue`): a raw `<` is not allowed in an attribute value.
+            if let Some(at) = attr.value.iter().position(|&b| b == b'<') {
+                return Err(Diagnostic::error(
+                    Span::new(value_start + at, value_start + at + 1),
+                    "`<` is not allowed in an attribute value",
+                )
+                .with_help("write it as `&lt;`"));
+            }
             let value = attr.unescape_value().map_err(|err| {
                 Diagnostic::error(value_span, format!("malformed attribute value: {err}"))
             })?;
+            let namespace = namespace_uri(ns);
             attrs.push(Attribute {
                 name: String::from_utf8_lossy(local.as_ref()).into_owned(),
-                namespace: namespace_uri(ns),
+                namespace: self.intern(namespace),
                 value: value.into_owned(),
                 span: value_span,
                 name_span: Span::new(key_start, key_start + key.as_ref().len()),
@@ -289,7 +345,10 @@ impl<'a> Parser<'a> {
     }
 
     fn close(&mut self, mut element: Element) -> Result<(), Diagnostic> {
-        element.comment = self.pending_comment.take();
+        // A `Vec` grows to at least four entries: most elements have one or two attributes
+        // and children, and a big chart has hundreds of thousands of elements.
+        element.attrs.shrink_to_fit();
+        element.children.shrink_to_fit();
         match self.stack.last_mut() {
             Some(parent) => parent.children.push(Node::Element(element)),
             None if self.root.is_none() => self.root = Some(element),
@@ -305,6 +364,15 @@ impl<'a> Parser<'a> {
 
     fn text(&mut self, text: String, span: Span) -> Result<(), Diagnostic> {
         match self.stack.last_mut() {
+            // Blank text means nothing but in the elements whose text is their content (where
+            // it may join two CDATA sections): elsewhere it is not kept.
+            Some(parent)
+                if parent.is_scxml()
+                    && !matches!(
+                        parent.name.as_str(),
+                        "script" | "data" | "content" | "assign" | "log"
+                    )
+                    && text.trim().is_empty() => {}
             Some(parent) => parent.children.push(Node::Text(Text { text, span })),
             None if text.trim().is_empty() => {}
             None => return Err(Diagnostic::error(span, "text outside the root element")),

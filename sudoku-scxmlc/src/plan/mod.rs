@@ -2,18 +2,16 @@
 //! time: the descendant ranges of states (document order makes them contiguous), transition
 //! domains (SCXML 1.0, Appendix D, `getTransitionDomain`/`findLCCA`) where no target is a
 //! history state, the numbering of conditions, blocks and done data in the emitted tables, and
-//! the Rust names of states and events.
+//! the Rust names of states and events (chosen by `validate`).
 
 use crate::chart::{Block, Chart, Cond, DatamodelKind, DoneData};
-use crate::diagnostic::Diagnostic;
-use crate::ident;
-use crate::runtime::{Domain, StateKind};
-use std::collections::HashMap;
+use crate::runtime::Domain;
 
 /// A chart with everything precomputed for emission.
 #[derive(Debug)]
 pub struct Plan {
-    /// The validated chart.
+    /// The validated chart; its conditions, blocks of executable content and done data have
+    /// moved into the tables below.
     pub chart: Chart,
     /// Rust type name of the machine (`Sudoku`).
     pub type_name: String,
@@ -49,23 +47,15 @@ pub struct Plan {
     pub children: Vec<Plan>,
 }
 
-/// Plans a chart.
-///
-/// # Errors
-/// Two state ids or two event names that mangle to the same Rust name.
-pub fn plan(
-    mut chart: Chart,
-    type_name: Option<&str>,
-    verbatim_state_names: bool,
-) -> Result<Plan, Vec<Diagnostic>> {
+/// Plans a valid chart. Planning finds no user errors: `validate` reported them all.
+pub fn plan(mut chart: Chart) -> Plan {
     let children = chart
         .children
         .iter_mut()
         .filter_map(|c| c.chart.take())
-        .map(|c| plan(*c, Some("Invoked"), verbatim_state_names))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|c| plan(*c))
+        .collect();
     let n = chart.states.len();
-    let mut diags = Vec::new();
 
     // Descendant ranges: states are in document (pre-)order.
     let mut descendants_end = vec![0; n];
@@ -109,80 +99,29 @@ pub fn plan(
         })
         .collect();
 
-    // Names.
-    let mut variants = Vec::with_capacity(n);
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    for (i, s) in chart.states.iter().enumerate() {
-        if s.kind == StateKind::Root || s.kind.is_history() {
-            variants.push(None);
-            continue;
-        }
-        let v = if verbatim_state_names && !s.generated_id && crate::validate::is_rust_ident(&s.id)
-        {
-            ident::avoid_state_items(s.id.clone())
-        } else {
-            ident::state_variant(&s.id, i, s.generated_id)
-        };
-        if let Some(&other) = seen.get(&v) {
-            diags.push(
-                Diagnostic::error(
-                    s.span,
-                    format!(
-                        "state ids `{}` and `{}` both become the Rust name `State::{v}`",
-                        chart.states[other].id, s.id
-                    ),
-                )
-                .with_help("rename one of them; see the `ident` rules in the crate docs"),
-            );
-        }
-        seen.insert(v.clone(), i);
-        variants.push(Some(v));
-    }
-    let mut events = Vec::new();
-    let mut seen_events: HashMap<String, String> = HashMap::new();
-    for (i, (name, line, span)) in chart.event_names.iter().enumerate() {
-        let c = ident::event_const(name, i);
-        if let Some(other) = seen_events.get(&c) {
-            diags.push(Diagnostic::error(
-                *span,
-                format!(
-                "event names `{other}` and `{name}` both become the Rust constant `events::{c}`"
-            ),
-            ));
-            continue;
-        }
-        seen_events.insert(c.clone(), name.clone());
-        events.push((c, name.clone(), *line));
-    }
-    let type_name = type_name.map_or_else(|| ident::type_name(&chart.name), str::to_owned);
-    if type_name == "State" {
-        // The generated file's `State` is the chart's state type.
-        diags.push(
-            Diagnostic::error(
-                chart.states[0].span,
-                format!(
-                    "the machine type of chart `{}` would be `State`, the name of its state type",
-                    chart.name
-                ),
-            )
-            .with_help("give the chart another `<scxml name>` or `Config::type_name`"),
-        );
-    }
-    if !diags.is_empty() {
-        return Err(diags);
-    }
+    // Names (chosen by `validate`, which reports every problem with them).
+    let variants = chart.states.iter().map(|s| s.rust_name.clone()).collect();
+    let events = chart
+        .event_consts
+        .iter()
+        .zip(&chart.event_names)
+        .map(|(c, (name, line, _))| (c.clone(), name.clone(), *line))
+        .collect();
+    let type_name = chart.type_name.clone();
 
-    // Tables of generated functions.
+    // Tables of generated functions. Conditions, blocks and done data move out of the chart
+    // into the plan's tables (the emitter reads them only there): copies would double the
+    // memory of a chart with much executable content.
     let mut conditions = Vec::new();
     let mut transition_cond = Vec::with_capacity(chart.transitions.len());
     let mut blocks = Vec::new();
     let mut transition_block = Vec::with_capacity(chart.transitions.len());
-    for (i, t) in chart.transitions.iter().enumerate() {
-        transition_cond.push(t.cond.clone().map(|c| {
-            conditions.push((i, c));
+    for (i, t) in chart.transitions.iter_mut().enumerate() {
+        transition_cond.push(t.cond.take().map(|c| {
+            conditions.push((i, *c));
             conditions.len() - 1
         }));
-        transition_block.push(t.content.clone().map(|b| {
+        transition_block.push(t.content.take().map(|b| {
             blocks.push(b);
             blocks.len() - 1
         }));
@@ -191,38 +130,38 @@ pub fn plan(
     let mut onexit = Vec::with_capacity(n);
     let mut done_data = Vec::new();
     let mut state_done_data = Vec::with_capacity(n);
-    for (i, s) in chart.states.iter().enumerate() {
-        let mut push_all = |list: &[Block]| {
-            list.iter()
+    for (i, s) in chart.states.iter_mut().enumerate() {
+        let mut push_all = |list: Vec<Block>| {
+            list.into_iter()
                 .map(|b| {
-                    blocks.push(b.clone());
+                    blocks.push(b);
                     blocks.len() - 1
                 })
                 .collect::<Vec<_>>()
         };
-        onentry.push(push_all(&s.onentry));
-        onexit.push(push_all(&s.onexit));
-        state_done_data.push(s.donedata.clone().map(|d| {
-            done_data.push((i, d));
+        onentry.push(push_all(std::mem::take(&mut s.onentry)));
+        onexit.push(push_all(std::mem::take(&mut s.onexit)));
+        state_done_data.push(s.donedata.take().map(|d| {
+            done_data.push((i, *d));
             done_data.len() - 1
         }));
     }
-    let script_block = chart.script.clone().map(|b| {
+    let script_block = chart.script.take().map(|b| {
         blocks.push(b);
         blocks.len() - 1
     });
     let invoke_finalize = chart
         .invokes
-        .iter()
+        .iter_mut()
         .map(|i| {
-            i.finalize.clone().map(|b| {
+            i.finalize.take().map(|b| {
                 blocks.push(b);
                 blocks.len() - 1
             })
         })
         .collect();
     debug_assert!(chart.datamodel == DatamodelKind::Rust || chart.data.is_empty());
-    Ok(Plan {
+    Plan {
         chart,
         type_name,
         descendants_end,
@@ -240,5 +179,5 @@ pub fn plan(
         state_done_data,
         invoke_finalize,
         children,
-    })
+    }
 }

@@ -2,6 +2,7 @@
 //! machine besides its datamodel — `_event`, `In()`, `_name`, `_sessionid`, the event queues,
 //! `<raise>`, `<send>`, `<cancel>` and `<log>`.
 
+use super::envelope::{ChartEvent, Envelope, Meta, Origin, SendId, TypedEvent, Untyped};
 use super::invoke::Child;
 use super::state_set::StateSet;
 use super::time::{Route, Timers};
@@ -37,17 +38,30 @@ pub struct SendRequest {
     pub expose_generated_id: bool,
 }
 
+/// Where a typed `<send>` goes (the targets the generator resolves at build time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypedTarget {
+    /// No `target`: this session's external queue.
+    Own,
+    /// `target="#_internal"`.
+    Internal,
+}
+
 /// The run-time state that executable content reaches besides the datamodel.
 ///
-/// Generated conditions receive `&Context`, generated blocks `&mut Context`.
+/// Generated conditions receive `&Context<Event>`, generated blocks `&mut Context<Event>`,
+/// where `Event` is the chart's generated event type.
 #[derive(Debug)]
-pub struct Context {
+pub struct Context<E = Untyped> {
     pub(crate) states: &'static [StateInfo],
     pub(crate) configuration: StateSet,
-    pub(crate) internal: VecDeque<Event>,
-    pub(crate) external: VecDeque<Event>,
-    pub(crate) timers: Timers,
-    pub(crate) event: Event,
+    pub(crate) internal: VecDeque<Envelope<E>>,
+    pub(crate) external: VecDeque<Envelope<E>>,
+    pub(crate) timers: Timers<E>,
+    /// `_event`.
+    pub(crate) event: Envelope<E>,
+    /// `_event` as a plain [`Event`], made when chart code first asks for it.
+    event_view: OnceCell<Event>,
     pub(crate) now: Duration,
     name: &'static str,
     session_id: String,
@@ -63,9 +77,11 @@ pub struct Context {
     /// The sessions this one invoked, in invocation order.
     pub(crate) children: Vec<Child>,
     next_invoke_id: u64,
+    /// `<log>` records for log observers, when some are connected.
+    pub(crate) logs: Option<Vec<(String, Value)>>,
 }
 
-impl Context {
+impl<E: ChartEvent> Context<E> {
     /// A context for a chart called `name` with the given states; nothing active, no events.
     pub(crate) fn new(name: &'static str, states: &'static [StateInfo]) -> Self {
         let session = NEXT_SESSION.fetch_add(1, Ordering::Relaxed);
@@ -75,7 +91,8 @@ impl Context {
             internal: VecDeque::new(),
             external: VecDeque::new(),
             timers: Timers::default(),
-            event: Event::default(),
+            event: Envelope::default(),
+            event_view: OnceCell::new(),
             now: Duration::ZERO,
             name,
             session_id: format!("sudoku-scxmlc-{session}"),
@@ -87,13 +104,62 @@ impl Context {
             to_parent: Vec::new(),
             children: Vec::new(),
             next_invoke_id: 1,
+            logs: None,
         }
     }
 
-    /// `_event` (SCXML 1.0, section 5.10.1): the event being processed. Before the first
-    /// event, and while eventless transitions run at start-up, it is [`Event::default()`].
+    /// `_event` (SCXML 1.0, section 5.10.1): the event being processed, with its data as
+    /// JSON (made on first use for a typed event). Before the first event, and while
+    /// eventless transitions run at start-up, it is [`Event::default()`].
     pub fn event(&self) -> &Event {
+        match &self.event {
+            Envelope::Dynamic(e) => e,
+            Envelope::Empty => &super::envelope::NO_EVENT,
+            typed => self
+                .event_view
+                .get_or_init(|| typed.to_event(&self.session_id)),
+        }
+    }
+
+    /// `_event` as the machine holds it: typed, for an event of the chart's names.
+    pub fn current(&self) -> &Envelope<E> {
         &self.event
+    }
+
+    /// `_event` in a transition whose events carry `T`: `pick` finds the payload in the
+    /// typed event.
+    ///
+    /// # Errors
+    /// When the event is not of such a name (a longer name matched by prefix, or one that
+    /// arrived untyped).
+    pub fn typed_event<T>(
+        &self,
+        pick: impl FnOnce(&E) -> Option<&T>,
+    ) -> Result<TypedEvent<'_, T>, ExecError> {
+        if let Envelope::Typed(e, meta) = &self.event {
+            if let Some(data) = pick(e) {
+                return Ok(TypedEvent::new(e.name(), data, meta));
+            }
+        }
+        Err(ExecError::new(format!(
+            "event `{}` does not carry the data this transition's events are declared with",
+            self.event.name()
+        )))
+    }
+
+    /// Makes `event` the current `_event`.
+    #[inline]
+    pub(crate) fn set_event(&mut self, event: Envelope<E>) {
+        drop(self.replace_event(event));
+    }
+
+    /// Makes `event` the current `_event` and returns the previous one.
+    #[inline]
+    pub(crate) fn replace_event(&mut self, event: Envelope<E>) -> Envelope<E> {
+        if self.event_view.get().is_some() {
+            self.event_view = OnceCell::new();
+        }
+        std::mem::replace(&mut self.event, event)
     }
 
     /// `In(state)` for a state the generator resolved at build time (SCXML 1.0, 5.9.1):
@@ -144,18 +210,86 @@ impl Context {
         self.now
     }
 
+    /// An event of this chart typed, if its name is one of the chart's (and its data fits;
+    /// otherwise it stays as it is, and chart code that expects the type reports it).
+    pub(crate) fn envelope(&self, event: Event) -> Envelope<E> {
+        super::envelope::typed_or_plain(event, self.name)
+    }
+
     /// `<raise>` (SCXML 1.0, section 4.2): appends an internal event to the internal queue.
     pub fn raise(&mut self, name: &str, data: Value) {
+        let event = self.envelope(Event::with_kind(name, EventKind::Internal, data));
+        self.internal.push_back(event);
+    }
+
+    /// `<raise>` of a typed event.
+    #[inline]
+    pub fn raise_typed(&mut self, event: E) {
         self.internal
-            .push_back(Event::with_kind(name, EventKind::Internal, data));
+            .push_back(Envelope::Typed(event, Meta::of(EventKind::Internal)));
     }
 
     /// Appends a platform event (`error.*`, `done.*`) to the internal queue.
     pub(crate) fn raise_platform(&mut self, name: impl Into<String>, data: Value) {
-        self.internal
-            .push_back(Event::with_kind(name, EventKind::Platform, data));
+        let event = self.envelope(Event::with_kind(name, EventKind::Platform, data));
+        self.internal.push_back(event);
     }
 
+    /// `<send>` of a typed event to this session (SCXML 1.0, 6.2): what [`send`](Self::send)
+    /// does for a target of `None` or `#_internal`, without JSON. `id` is the `<send id>`;
+    /// returns the send id (`SendId::Generated` when the `<send>` has none).
+    ///
+    /// # Errors
+    /// A delayed send to `#_internal`.
+    pub fn send_typed(
+        &mut self,
+        event: E,
+        target: TypedTarget,
+        id: Option<&'static str>,
+        delay: Duration,
+        expose_generated_id: bool,
+    ) -> Result<SendId, ExecError> {
+        let id = match id {
+            Some(id) => SendId::Static(id),
+            None => {
+                let n = self.next_send_id;
+                self.next_send_id += 1;
+                SendId::Generated(n)
+            }
+        };
+        let explicit = matches!(id, SendId::Static(_));
+        let meta = |kind| Meta {
+            kind,
+            sendid: if explicit || expose_generated_id {
+                id.clone()
+            } else {
+                SendId::None
+            },
+            origin: Origin::OwnSession,
+            invokeid: None,
+        };
+        match target {
+            TypedTarget::Internal => {
+                if !delay.is_zero() {
+                    return Err(ExecError::new(
+                        "<send target=\"#_internal\"> cannot be delayed",
+                    ));
+                }
+                self.internal
+                    .push_back(Envelope::Typed(event, meta(EventKind::Internal)));
+            }
+            TypedTarget::Own => {
+                let event = Envelope::Typed(event, meta(EventKind::External));
+                if delay.is_zero() {
+                    self.external.push_back(event);
+                } else {
+                    let due = self.now.saturating_add(delay);
+                    self.timers.schedule_to(due, Route::Own, event);
+                }
+            }
+        }
+        Ok(id)
+    }
     /// `<send>` (SCXML 1.0, section 6.2, with the SCXML event I/O processor of appendix C.1).
     ///
     /// Returns the send id: `request.id`, or a generated `send-N` unique in this machine
@@ -220,12 +354,13 @@ impl Context {
                         "<send target=\"#_internal\"> cannot be delayed",
                     ));
                 }
-                self.internal.push_back(Event {
+                let event = self.typed_or_refused(Event {
                     sendid,
                     origin: Some(origin),
                     origintype: Some(SCXML_PROCESSOR.to_owned()),
                     ..Event::with_kind(event, EventKind::Internal, data)
-                });
+                })?;
+                self.internal.push_back(event);
                 return Ok(id);
             }
             Some("#_parent") if self.invoke_id.is_some() => Route::Parent,
@@ -277,11 +412,18 @@ impl Context {
         };
         if !delay.is_zero() {
             let due = self.now.saturating_add(delay);
+            let event = match route {
+                Route::Own => self.typed_or_refused(event)?,
+                _ => Envelope::Dynamic(Box::new(event)),
+            };
             self.timers.schedule_to(due, route, event);
             return Ok(id);
         }
         match route {
-            Route::Own => self.external.push_back(event),
+            Route::Own => {
+                let event = self.typed_or_refused(event)?;
+                self.external.push_back(event);
+            }
             Route::Parent => self.to_parent.push(event),
             Route::Child(child) => {
                 if let Some(c) = self.children.iter_mut().find(|c| c.id == child) {
@@ -292,11 +434,20 @@ impl Context {
         Ok(id)
     }
 
+    /// `event` typed for this session's queues.
+    ///
+    /// # Errors
+    /// Its data does not fit the payload type the chart gives its name.
+    fn typed_or_refused(&self, event: Event) -> Result<Envelope<E>, ExecError> {
+        Envelope::from_event(event)
+            .map_err(|r| ExecError::new(format!("<send> of `{}`: {}", r.name, r.reason)))
+    }
+
     /// `error.communication` for a target no session answers to (SCXML 1.0, 6.2.4); the
     /// send itself succeeds and returns its id.
     fn unreachable(&mut self, target: &str, id: String) -> String {
         tracing::debug!(chart = self.name, target, "<send> to an unreachable target");
-        self.internal.push_back(Event {
+        let event = self.envelope(Event {
             sendid: Some(id.clone()),
             ..Event::with_kind(
                 "error.communication",
@@ -304,6 +455,7 @@ impl Context {
                 Value::String(format!("<send> target `{target}` is not reachable")),
             )
         });
+        self.internal.push_back(event);
         id
     }
 
@@ -323,8 +475,12 @@ impl Context {
 
     /// `<log>` (SCXML 1.0, section 4.6): an `info` record with target `scxml` and the fields
     /// `chart`, `label` and `value`.
+    /// Log observers (`connect_to_log`) hear it after the macrostep.
     pub fn log(&mut self, label: &str, value: &Value) {
         tracing::info!(target: "scxml", chart = self.name, label, value = %value);
+        if let Some(logs) = &mut self.logs {
+            logs.push((label.to_owned(), value.clone()));
+        }
     }
 }
 
@@ -364,8 +520,16 @@ mod tests {
         },
     ];
 
+    fn plain(e: &Envelope<Untyped>) -> &Event {
+        match e {
+            Envelope::Dynamic(e) => e,
+            Envelope::Typed(e, _) => match *e {},
+            Envelope::Empty => panic!("no event"),
+        }
+    }
+
     fn ctx() -> Context {
-        Context::new("test", &STATES)
+        Context::<Untyped>::new("test", &STATES)
     }
 
     fn req(event: &str) -> SendRequest {
@@ -398,7 +562,9 @@ mod tests {
     fn raise_goes_to_the_internal_queue() {
         let mut c = ctx();
         c.raise("go", Value::from(3));
-        let e = c.internal.pop_front().unwrap();
+        let Some(Envelope::Dynamic(e)) = c.internal.pop_front() else {
+            panic!()
+        };
         assert_eq!(
             (e.name.as_str(), e.kind, e.data),
             ("go", EventKind::Internal, Value::from(3))
@@ -428,13 +594,13 @@ mod tests {
             (id1.as_str(), id2.as_str(), id3.as_str()),
             ("send-1", "send-2", "mine")
         );
-        let names: Vec<_> = c.external.iter().map(|e| e.name.as_str()).collect();
+        let names: Vec<_> = c.external.iter().map(|e| e.name()).collect();
         assert_eq!(names, ["a", "b", "c"]);
-        let e = &c.external[0];
+        let e = plain(&c.external[0]);
         assert_eq!(e.kind, EventKind::External);
         // Neither `id` nor `idlocation`: `_event.sendid` stays blank (SCXML 1.0, 5.10.1).
         assert_eq!(e.sendid, None);
-        assert_eq!(c.external[2].sendid.as_deref(), Some("mine"));
+        assert_eq!(plain(&c.external[2]).sendid.as_deref(), Some("mine"));
         assert_eq!(e.origintype.as_deref(), Some(SCXML_PROCESSOR));
         assert_eq!(e.origin, Some(format!("#_scxml_{}", c.session_id())));
         assert!(c.internal.is_empty());
@@ -456,8 +622,10 @@ mod tests {
             })
             .unwrap();
         let i = c.internal.pop_front().unwrap();
+        let i = plain(&i).clone();
         assert_eq!((i.name.as_str(), i.kind), ("i", EventKind::Internal));
         let err = c.internal.pop_front().unwrap();
+        let err = plain(&err).clone();
         assert_eq!(err.name, "error.communication");
         assert_eq!(err.kind, EventKind::Platform);
         assert_eq!(err.sendid, Some(id));

@@ -77,7 +77,7 @@ impl<E: std::error::Error> From<E> for ExecError {
 pub enum RuntimeError {
     /// A macrostep ran more microsteps than the limit: an eventless or raise loop that would
     /// never end. The macrostep was abandoned and the internal queue cleared.
-    #[error("{chart}: a macrostep ran {microsteps} microsteps without ending (last event `{event}`); abandoned it")]
+    #[error("{chart}: a macrostep ran {microsteps} microsteps without ending (last event `{event}`); abandoned it{}", if cycle.is_empty() { String::new() } else { format!("; it went round the transitions {}", cycle.join(", ")) })]
     MacrostepLimit {
         /// The chart's name.
         chart: String,
@@ -85,6 +85,10 @@ pub enum RuntimeError {
         microsteps: usize,
         /// The name of the event being processed (empty for eventless transitions).
         event: String,
+        /// The transitions the last microsteps went round (the first transition of each
+        /// microstep), as `source → targets (file:line)`, starting with the one first in
+        /// document order; empty when they did not repeat with a period of up to 32.
+        cycle: Vec<String>,
     },
     /// One call processed [`Machine::set_max_steps_per_call`](super::Machine::set_max_steps_per_call)
     /// units of work and work remained: a chart that keeps sending itself events. The call
@@ -97,6 +101,29 @@ pub enum RuntimeError {
         steps: usize,
         /// External events still queued.
         queued: usize,
+    },
+    /// An event was submitted to a machine that has stopped (it reached a top-level
+    /// `<final>`, or [`Machine::stop`](super::Machine::stop) was called); it was dropped.
+    /// [`Machine::start`](super::Machine::start) starts the machine afresh.
+    #[error("{chart}: event `{event}` dropped: the machine has stopped ({}); start() starts it afresh", match final_state { Some(f) => format!("it reached the top-level final state `{f}`"), None => "stop() was called".to_owned() })]
+    NotRunning {
+        /// The chart's name.
+        chart: String,
+        /// The dropped event's name.
+        event: String,
+        /// The top-level `<final>` that stopped it, if one did.
+        final_state: Option<String>,
+    },
+    /// An event was submitted with data that does not fit the payload type the chart gives
+    /// its name (`<rs:event type>`, or the typed `<param>`s of its `<send>`s); it was dropped.
+    #[error("{chart}: event `{event}` dropped: {reason}")]
+    EventData {
+        /// The chart's name.
+        chart: String,
+        /// The event's name.
+        event: String,
+        /// Why its data does not fit.
+        reason: String,
     },
     /// Executable content failed; `error.execution` was raised.
     #[error("{file}:{line}:{column}: error.execution in <{element}>: {message}")]

@@ -42,7 +42,7 @@ impl FastPathCache {
 
     /// The precomputed macrosteps of `tables`, computed on the first call; `None` when the
     /// chart has parallel states, invocations, no event names, or too many cells.
-    pub(crate) fn get<D>(&'static self, tables: &Tables<D>) -> Option<&'static FastPath> {
+    pub(crate) fn get<D, E>(&'static self, tables: &Tables<D, E>) -> Option<&'static FastPath> {
         self.0.get_or_init(|| FastPath::build(tables)).as_ref()
     }
 }
@@ -167,7 +167,7 @@ impl FastPath {
         self.names.get(i).copied()
     }
 
-    pub(crate) fn build<D>(tables: &Tables<D>) -> Option<FastPath> {
+    pub(crate) fn build<D, E>(tables: &Tables<D, E>) -> Option<FastPath> {
         let states = tables.states;
         if !tables.invokes.is_empty() || states.iter().any(|s| s.kind == StateKind::Parallel) {
             return None;
@@ -236,8 +236,8 @@ enum Classified {
 }
 
 /// What `name` arriving while `leaf` (and its ancestors) are active does.
-fn classify<D>(
-    tables: &Tables<D>,
+fn classify<D, E>(
+    tables: &Tables<D, E>,
     shape: &Shape<'_>,
     sets: &mut EntrySets,
     leaf: StateIndex,

@@ -16,14 +16,20 @@
 //! [`Interpreter::start`] once and then [`Interpreter::process_external`] per external event,
 //! and collects the [`Notification`]s each call leaves in the outbox.
 
+use super::envelope::{ChartEvent, Envelope, Untyped};
 use super::fast_path::{FastPath, Step as FastStep};
+use super::panic::guarded;
 use super::state_set::StateSet;
+use super::steps::{StepFn, Stepper};
 use super::{
     descriptor_matches, BlockIndex, Context, Domain, Event, ExecError, RuntimeError, StateIndex,
     StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo,
 };
 use serde_json::{Map, Value};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// How many microsteps' first transitions the interpreter keeps, to name the loop that hit
+/// the microstep bound.
+const RECENT_MICROSTEPS: usize = 64;
 
 /// The default bound of microsteps per macrostep.
 pub(crate) const DEFAULT_MAX_MICROSTEPS: usize = 100_000;
@@ -35,18 +41,20 @@ pub(crate) enum Notification {
     Entered(StateIndex),
     /// A state was removed from the configuration.
     Exited(StateIndex),
-    /// An external event was dequeued (recorded only when event observers exist). Boxed, as
-    /// is the error, so that the frequent entries and exits stay small.
-    Event(Box<Event>),
-    /// A problem was reported.
+    /// An external event was dequeued (recorded only when event observers exist): the
+    /// interpreter keeps it ([`Interpreter::lend_observed`]) until it is delivered.
+    Event,
+    /// A problem was reported (boxed, so that the frequent entries and exits stay small).
     Error(Box<RuntimeError>),
+    /// A `<log>` ran (recorded only when log observers exist): label and value.
+    Log(Box<(String, Value)>),
 }
 
 /// The interpreter core of one machine: datamodel, context, history and scratch buffers.
-pub(crate) struct Interpreter<D: 'static> {
-    pub(crate) tables: &'static Tables<D>,
+pub(crate) struct Interpreter<D: 'static, E: 'static = Untyped> {
+    pub(crate) tables: &'static Tables<D, E>,
     pub(crate) data: D,
-    pub(crate) ctx: Context,
+    pub(crate) ctx: Context<E>,
     /// Whether `start` has run.
     pub(crate) started: bool,
     /// Appendix D's `running`: started and no top-level final state reached.
@@ -60,6 +68,11 @@ pub(crate) struct Interpreter<D: 'static> {
     pub(crate) record_states: bool,
     /// Record dequeued external events in the outbox.
     pub(crate) record_events: bool,
+    /// The external event of the last macrostep, kept for event observers when `_event` moved
+    /// on to an internal event ([`Notification::Event`]).
+    observed: Option<Envelope<E>>,
+    /// The external event of the last macrostep is still `_event` and observers must hear it.
+    observed_pending: bool,
     /// History values, indexed by the history state's index.
     history: Vec<Vec<StateIndex>>,
     /// History states that have a recorded value.
@@ -80,13 +93,18 @@ pub(crate) struct Interpreter<D: 'static> {
     /// a chart without parallel states the one active atomic state is the configuration's
     /// leaf).
     leaf_hint: StateIndex,
+    /// A ring of the first transition of each of the last [`RECENT_MICROSTEPS`] microsteps.
+    recent: Vec<TransitionIndex>,
+    /// Microsteps recorded in `recent` since the machine started.
+    recent_count: usize,
+    /// The chart's generated macrosteps (`Chart::step`), used while `precomputed`.
+    pub(crate) generated: Option<StepFn<D, E>>,
+    /// Precomputed and generated macrosteps apply (`Machine::set_precomputed_steps`).
+    pub(crate) precomputed: bool,
     /// The chart's precomputed macrosteps, once looked up (`fast_path_known`).
     fast_path: Option<&'static FastPath>,
     /// Whether `fast_path` has been looked up.
     fast_path_known: bool,
-    /// The event name index `ctx.event` holds exactly as the fast path wrote it (an external
-    /// event without send id, origin or invoke id); `None` after any other event.
-    fast_event: Option<usize>,
     scratch: Scratch,
 }
 
@@ -308,29 +326,10 @@ impl Shape<'_> {
     }
 }
 
-/// The message of a panic payload.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    let msg = if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic payload".to_owned()
-    };
-    format!("chart code panicked: {msg}")
-}
-
-/// Runs generated code, turning a panic into an [`ExecError`].
-fn guarded<R>(f: impl FnOnce() -> Result<R, ExecError>) -> Result<R, ExecError> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(payload) => Err(ExecError::new(panic_message(&*payload))),
-    }
-}
-
-impl<D: 'static> Interpreter<D> {
+impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     /// A machine that has not started, over `tables` with the fresh datamodel `data`.
-    pub(crate) fn new(tables: &'static Tables<D>, data: D) -> Self {
+    pub(crate) fn new(tables: &'static Tables<D, E>, data: D) -> Self {
+        super::panic::install_hook();
         let n = tables.states.len();
         Interpreter {
             tables,
@@ -343,6 +342,8 @@ impl<D: 'static> Interpreter<D> {
             outbox: Vec::new(),
             record_states: false,
             record_events: false,
+            observed: None,
+            observed_pending: false,
             history: vec![Vec::new(); n],
             history_recorded: StateSet::with_capacity(n),
             final_state: None,
@@ -351,9 +352,12 @@ impl<D: 'static> Interpreter<D> {
             done_data: Value::Null,
             has_eventless: (0..n as StateIndex).any(|s| tables.has_eventless_transition(s)),
             leaf_hint: 0,
+            recent: Vec::new(),
+            recent_count: 0,
+            generated: None,
+            precomputed: true,
             fast_path: None,
             fast_path_known: false,
-            fast_event: None,
             scratch: Scratch {
                 exit_set: StateSet::with_capacity(n),
                 entry: EntrySets {
@@ -456,6 +460,7 @@ impl<D: 'static> Interpreter<D> {
         if let Err(e) = guarded(|| (b.run)(data, ctx)) {
             self.execution_error("executable content", b.line, e);
         }
+        self.flush_logs();
     }
 
     /// Appendix D `conditionMatch`: a transition without `cond` is enabled; an error makes
@@ -521,18 +526,59 @@ impl<D: 'static> Interpreter<D> {
         self.finish_if_stopped();
     }
 
+    /// Stops a running machine as reaching a top-level `<final>` would, but without one:
+    /// [`exit_interpreter`](Self::exit_interpreter). Returns whether it was running.
+    pub(crate) fn stop(&mut self) -> bool {
+        if !(self.started && self.running) {
+            return false;
+        }
+        self.running = false;
+        self.final_state = None;
+        self.exit_interpreter();
+        true
+    }
+
+    /// Drops an external event submitted to a machine that has stopped, and reports it.
+    pub(crate) fn not_running(&mut self, event: &str) {
+        let error = RuntimeError::NotRunning {
+            chart: self.tables.name.to_owned(),
+            event: event.to_owned(),
+            final_state: self
+                .final_state
+                .map(|f| self.tables.states[f as usize].id.to_owned()),
+        };
+        tracing::warn!(chart = self.tables.name, "{error}");
+        self.outbox.push(Notification::Error(Box::new(error)));
+    }
+
+    /// Makes a stopped or finished machine new again, ready for [`start`](Self::start):
+    /// the fresh datamodel `data`, an empty configuration, no history, the clock at zero.
+    /// The limits and the values of `set_initial_values` are kept.
+    pub(crate) fn reset(&mut self, data: D) {
+        let mut fresh = Interpreter::new(self.tables, data);
+        fresh.max_microsteps = self.max_microsteps;
+        fresh.generated = self.generated;
+        fresh.precomputed = self.precomputed;
+        fresh.initial_values = std::mem::take(&mut self.initial_values);
+        fresh.outbox = std::mem::take(&mut self.outbox);
+        // Events submitted after `start()` was asked for (by an observer, say) are the new
+        // run's: the old run's were dropped when it stopped.
+        fresh.ctx.external = std::mem::take(&mut self.ctx.external);
+        *self = fresh;
+    }
+
     /// Appendix D's external-event half of `mainEventLoop`, followed by the macrostep it
     /// triggers. Ignored when the machine is not running.
-    pub(crate) fn process_external(&mut self, event: Event) {
+    pub(crate) fn process_external(&mut self, event: Envelope<E>) {
         if !self.running {
             return;
         }
-        if self.record_events {
-            self.outbox
-                .push(Notification::Event(Box::new(event.clone())));
-        }
-        self.ctx.event = event;
-        self.fast_event = None;
+        let event = match self.generated_step(event) {
+            Ok(()) => return,
+            Err(event) => event,
+        };
+        self.ctx.set_event(event);
+        self.note_observed();
         if !self.ctx.children.is_empty() {
             self.finalize_and_forward();
         }
@@ -634,42 +680,172 @@ impl<D: 'static> Interpreter<D> {
         }
         self.leaf_hint = leaf;
         if let Some(name) = fast.name(event) {
-            self.set_fast_event(event, name, Value::Null);
+            let event = self.ctx.envelope(Event::new(name, Value::Null));
+            self.ctx.set_event(event);
         }
     }
 
-    /// `_event` becomes the plain external event `name` (index `index`) with `data`.
-    #[inline(always)]
-    fn set_fast_event(&mut self, index: usize, name: &str, data: Value) {
-        if self.fast_event != Some(index) {
-            self.set_external_event_name(name, index);
+    /// The chart's generated macrostep for `event` ([`Stepper`]), when one applies: the
+    /// machine is running with nothing queued and no session invoked, and the generated code
+    /// covers the event. `Err` gives the event back.
+    #[inline]
+    #[allow(
+        clippy::result_large_err,
+        reason = "the event is given back untouched, by move: nothing is allocated"
+    )]
+    pub(crate) fn generated_step(&mut self, event: Envelope<E>) -> Result<(), Envelope<E>> {
+        match self.generated {
+            Some(step)
+                if self.precomputed
+                    && self.running
+                    && self.ctx.internal.is_empty()
+                    && self.ctx.children.is_empty() =>
+            {
+                step(&mut Stepper::new(self), event)
+            }
+            _ => Err(event),
         }
-        if data.is_null() && self.ctx.event.data.is_null() {
-            // Nothing to drop or replace: both are `Null`.
-            std::mem::forget(data);
+    }
+
+    /// The active atomic state of a chart without `<parallel>`.
+    #[inline]
+    pub(crate) fn leaf(&self) -> StateIndex {
+        if self.ctx.configuration.contains(self.leaf_hint) {
+            self.leaf_hint
         } else {
-            self.ctx.event.data = data;
+            self.ctx.configuration.last().unwrap_or(0)
         }
     }
 
-    /// Processes the external event `name` (index `index`, with `data`) by the macrostep
-    /// `step` that [`fast_macrostep`](Self::fast_macrostep) returned for it. The effect is
-    /// exactly that of [`process_external`](Self::process_external): `_event` is set, the
-    /// outbox records what observers must hear, and the configuration changes by the step's
-    /// exit and entry lists.
-    #[inline(always)]
-    pub(crate) fn run_fast_macrostep(
-        &mut self,
-        step: &'static FastStep,
-        index: usize,
-        name: &str,
-        data: Value,
-    ) {
-        self.set_fast_event(index, name, data);
-        if self.record_events {
-            self.outbox
-                .push(Notification::Event(Box::new(self.ctx.event.clone())));
+    /// Appendix D `mainEventLoop` up to the selection, for an external event a generated
+    /// macrostep processes: it becomes `_event`, and observers will hear it.
+    #[inline]
+    pub(crate) fn begin_external(&mut self, event: Envelope<E>) {
+        self.ctx.set_event(event);
+        self.note_observed();
+    }
+
+    /// Records `t` as the first transition of a microstep (to name a loop that hits the
+    /// microstep bound).
+    #[inline]
+    pub(crate) fn note_microstep(&mut self, t: TransitionIndex) {
+        let at = self.recent_count % RECENT_MICROSTEPS;
+        if let Some(slot) = self.recent.get_mut(at) {
+            *slot = t;
+        } else {
+            self.recent.push(t);
         }
+        self.recent_count += 1;
+    }
+
+    /// Appendix D `microstep([t])` for the transition `t` a generated macrostep selected.
+    pub(crate) fn microstep_of(&mut self, t: TransitionIndex) {
+        let mut tmp = std::mem::take(&mut self.scratch.targets);
+        let domain = self.shape().transition_domain(t, &mut tmp);
+        self.scratch.targets = tmp;
+        self.scratch.filtered.clear();
+        self.scratch.filtered.push((t, domain));
+        self.microstep();
+    }
+
+    /// The rest of the macrostep of an external event a generated macrostep processed,
+    /// after `microsteps` microsteps; then a stop, if a top-level final state was reached.
+    #[inline]
+    pub(crate) fn finish_external(&mut self, microsteps: usize) {
+        if self.ctx.internal.is_empty() && !self.has_eventless && self.tables.invokes.is_empty() {
+            // Nothing raised, nothing eventless, nothing to invoke: the macrostep is over
+            // (what `settle` would find).
+            if !self.running {
+                self.finish_if_stopped();
+            }
+            return;
+        }
+        self.settle(microsteps);
+        self.finish_if_stopped();
+    }
+
+    /// After a generated macrostep that left nothing queued: the row of the active atomic
+    /// state in the quiet cells ([`prepare_quiet`](Self::prepare_quiet)).
+    #[inline]
+    pub(crate) fn quiet_row_now(&self) -> Option<u32> {
+        let fast = self.fast_path?;
+        (self.running && self.ctx.external.is_empty() && self.outbox.is_empty())
+            .then(|| fast.row(self.leaf()))
+    }
+
+    /// Raises `error.execution` for a failure at chart line `line` and reports it.
+    #[cold]
+    pub(crate) fn report_execution_error(
+        &mut self,
+        element: &'static str,
+        line: u32,
+        e: ExecError,
+    ) {
+        self.execution_error(element, line, e);
+    }
+
+    /// Hands the `<log>` records of the last block to the log observers.
+    #[inline]
+    pub(crate) fn flush_logs(&mut self) {
+        if let Some(logs) = &mut self.ctx.logs {
+            if !logs.is_empty() {
+                self.outbox.extend(
+                    logs.drain(..)
+                        .map(|record| Notification::Log(Box::new(record))),
+                );
+            }
+        }
+    }
+
+    /// `_event` becomes the internal event `event`; the external event observers have not
+    /// heard yet is kept for them.
+    fn set_internal_event(&mut self, event: Envelope<E>) {
+        let previous = self.ctx.replace_event(event);
+        if self.observed_pending {
+            self.observed_pending = false;
+            self.observed = Some(previous);
+        }
+    }
+
+    /// Notes that observers must hear `_event`, the external event just dequeued.
+    #[inline]
+    fn note_observed(&mut self) {
+        if self.record_events {
+            self.observed = None;
+            self.observed_pending = true;
+            self.outbox.push(Notification::Event);
+        }
+    }
+
+    /// The external event that the last [`Notification::Event`] stands for, lent to the
+    /// observers: give it back with [`return_observed`](Self::return_observed). `_event` is
+    /// [`Event::default`] in between (nothing runs chart code then).
+    pub(crate) fn lend_observed(&mut self) -> (Envelope<E>, bool) {
+        match self.observed.take() {
+            Some(e) => (e, false),
+            None => {
+                self.observed_pending = false;
+                (std::mem::take(&mut self.ctx.event), true)
+            }
+        }
+    }
+
+    /// Takes back what [`lend_observed`](Self::lend_observed) lent.
+    pub(crate) fn return_observed(&mut self, event: Envelope<E>, was_current: bool) {
+        if was_current {
+            self.ctx.event = event;
+        }
+    }
+
+    /// Processes the external event `event` by the macrostep `step` that
+    /// [`fast_macrostep`](Self::fast_macrostep) returned for it. The effect is exactly that
+    /// of [`process_external`](Self::process_external): `_event` is set, the outbox records
+    /// what observers must hear, and the configuration changes by the step's exit and entry
+    /// lists.
+    #[inline(always)]
+    pub(crate) fn run_fast_macrostep(&mut self, step: &'static FastStep, event: Envelope<E>) {
+        self.ctx.set_event(event);
+        self.note_observed();
         for &s in step.exit.iter() {
             self.ctx.configuration.remove(s);
             if self.record_states {
@@ -685,26 +861,11 @@ impl<D: 'static> Interpreter<D> {
         self.leaf_hint = step.leaf;
     }
 
-    /// `_event` becomes a plain external event called `name` (the chart's event name
-    /// `index`), reusing the previous name's buffer.
-    #[cold]
-    fn set_external_event_name(&mut self, name: &str, index: usize) {
-        let event = &mut self.ctx.event;
-        event.name.clear();
-        event.name.push_str(name);
-        event.kind = super::EventKind::External;
-        event.sendid = None;
-        event.origin = None;
-        event.origintype = None;
-        event.invokeid = None;
-        self.fast_event = Some(index);
-    }
-
     /// Appendix D `mainEventLoop` for the external event in `ctx.event`: runs the
     /// `<finalize>` of the invocation it came from, and forwards it to every child invoked
     /// with `autoforward`.
     fn finalize_and_forward(&mut self) {
-        let from = self.ctx.event.invokeid.clone();
+        let from = self.ctx.event.invokeid().map(str::to_owned);
         for i in 0..self.ctx.children.len() {
             let Some(child) = self.ctx.children.get(i) else {
                 break;
@@ -718,7 +879,7 @@ impl<D: 'static> Interpreter<D> {
                 }
             }
             if inv.autoforward {
-                let event = self.ctx.event.clone();
+                let event = self.ctx.event.to_event(self.ctx.session_id());
                 if let Some(child) = self.ctx.children.get_mut(i) {
                     child.session.deliver(event);
                 }
@@ -726,7 +887,7 @@ impl<D: 'static> Interpreter<D> {
         }
         // The child's last event: it is gone now.
         if let Some(id) = from {
-            let done = self.ctx.event.name.strip_prefix("done.invoke.") == Some(id.as_str());
+            let done = self.ctx.event.name().strip_prefix("done.invoke.") == Some(id.as_str());
             if done {
                 self.ctx.children.retain(|c| !(c.finished && c.id == id));
             }
@@ -791,8 +952,7 @@ impl<D: 'static> Interpreter<D> {
                 let Some(event) = self.ctx.internal.pop_front() else {
                     break;
                 };
-                self.ctx.event = event;
-                self.fast_event = None;
+                self.set_internal_event(event);
                 self.select_transitions(false);
                 event_driven = true;
             }
@@ -802,10 +962,11 @@ impl<D: 'static> Interpreter<D> {
                     chart: self.tables.name.to_owned(),
                     microsteps: steps,
                     event: if event_driven {
-                        self.ctx.event.name.clone()
+                        self.ctx.event.name().to_owned()
                     } else {
                         String::new()
                     },
+                    cycle: self.recent_cycle(),
                 };
                 tracing::error!(chart = self.tables.name, "{error}");
                 self.outbox.push(Notification::Error(Box::new(error)));
@@ -816,6 +977,47 @@ impl<D: 'static> Interpreter<D> {
             }
             steps += 1;
         }
+    }
+
+    /// The loop the last microsteps went round, as `source → targets (file:line)` per
+    /// transition, starting with the one first in document order; empty when the last
+    /// microsteps do not repeat (with a period of up to half of [`RECENT_MICROSTEPS`]).
+    fn recent_cycle(&self) -> Vec<String> {
+        let n = self.recent_count.min(RECENT_MICROSTEPS);
+        // The last `n` first-transitions, oldest first.
+        let last: Vec<TransitionIndex> = (self.recent_count - n..self.recent_count)
+            .map(|i| self.recent[i % RECENT_MICROSTEPS])
+            .collect();
+        let Some(period) = (1..=n / 2).find(|&p| {
+            let tail = &last[n - 2 * p..];
+            tail[..p] == tail[p..]
+        }) else {
+            return Vec::new();
+        };
+        let mut cycle = last[n - period..].to_vec();
+        let first = (0..period).min_by_key(|&i| cycle[i]).unwrap_or(0);
+        cycle.rotate_left(first);
+        let states = self.tables.states;
+        cycle
+            .into_iter()
+            .map(|t| {
+                let info = &self.tables.transitions[t as usize];
+                let targets: Vec<&str> = info
+                    .targets
+                    .iter()
+                    .map(|&s| states[s as usize].id)
+                    .collect();
+                let to = if targets.is_empty() {
+                    "(targetless)".to_owned()
+                } else {
+                    targets.join(" ")
+                };
+                format!(
+                    "{} → {to} ({}:{})",
+                    states[info.source as usize].id, self.tables.file, info.line
+                )
+            })
+            .collect()
     }
 
     /// When a top-level final state was reached: Appendix D `exitInterpreter`, then drop
@@ -840,6 +1042,13 @@ impl<D: 'static> Interpreter<D> {
                 Err(e) => self.execution_error("donedata", dd.line, e),
             }
         }
+        self.exit_interpreter();
+    }
+
+    /// What stopping a session does (Appendix D `exitInterpreter`, after the done data):
+    /// cancels the invoked sessions, exits every active state in exit order (running each
+    /// `<onexit>`), and drops every queued event and pending delayed `<send>`.
+    fn exit_interpreter(&mut self) {
         self.ctx.children.clear();
         self.states_to_invoke.clear();
         // Exit every active state in exit order, each onexit block separately.
@@ -888,7 +1097,7 @@ impl<D: 'static> Interpreter<D> {
                     let matches = if eventless {
                         info.events.is_empty()
                     } else {
-                        let name = &self.ctx.event.name;
+                        let name = self.ctx.event.name();
                         info.events.iter().any(|d| descriptor_matches(d, name))
                     };
                     if matches && self.condition_match(t) {
@@ -955,6 +1164,10 @@ impl<D: 'static> Interpreter<D> {
     /// Appendix D `microstep` over `scratch.filtered`.
     fn microstep(&mut self) {
         let filtered = std::mem::take(&mut self.scratch.filtered);
+        if let Some(&(t, _)) = filtered.first() {
+            // The first transition of each of the last microsteps, to name a loop.
+            self.note_microstep(t);
+        }
         self.exit_states(&filtered);
         for &(t, _) in &filtered {
             if let Some(content) = self.tables.transitions[t as usize].content {
@@ -1334,32 +1547,23 @@ mod tests {
             ]
         );
         i.outbox.clear();
-        i.process_external(Event::new("leave", Value::Null));
+        i.process_external(Envelope::Dynamic(Box::new(Event::new(
+            "leave",
+            Value::Null,
+        ))));
         assert_eq!(ids(&i), ["out"]);
         assert_eq!(i.history[2], [4]);
         assert!(i.history_recorded.contains(2));
         let mut tmp = Vec::new();
         i.shape().effective_targets(7, &mut tmp);
         assert_eq!(tmp, [4]);
-        i.process_external(Event::new("back", Value::Null));
+        i.process_external(Envelope::Dynamic(Box::new(Event::new("back", Value::Null))));
         assert_eq!(ids(&i), ["p", "a", "a1"]);
-        i.process_external(Event::new("go", Value::Null));
+        i.process_external(Envelope::Dynamic(Box::new(Event::new("go", Value::Null))));
         assert_eq!(ids(&i), ["p", "b"]);
         assert_eq!(i.ctx.event().name, "go");
-        i.process_external(Event::new("in", Value::Null));
+        i.process_external(Envelope::Dynamic(Box::new(Event::new("in", Value::Null))));
         assert_eq!(ids(&i), ["p", "a", "a1"]);
         assert!(i.running && i.started);
-    }
-
-    #[test]
-    fn panics_in_chart_code_become_errors() {
-        let r: Result<(), ExecError> = guarded(|| panic!("oops {}", 1));
-        assert_eq!(r.unwrap_err().message(), "chart code panicked: oops 1");
-        let r: Result<(), ExecError> = guarded(|| std::panic::panic_any(5u8));
-        assert_eq!(
-            r.unwrap_err().message(),
-            "chart code panicked: unknown panic payload"
-        );
-        assert_eq!(guarded(|| Ok(3)), Ok(3));
     }
 }

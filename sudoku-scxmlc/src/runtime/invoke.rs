@@ -10,6 +10,7 @@
 //! receives `done.invoke.<invokeid>` with the child's `<donedata>`; when the invoking state is
 //! exited first, the child is cancelled and sends nothing more.
 
+use super::envelope::{ChartEvent, Envelope};
 use super::interpreter::Interpreter;
 use super::time::Route;
 use super::{Chart, Event, EventKind, StateIndex};
@@ -66,6 +67,7 @@ pub struct InvokeStart {
 #[doc(hidden)]
 pub fn spawn<C: Chart>(invoke_id: &str) -> Box<dyn Session> {
     let mut interpreter = Interpreter::new(C::tables(), C::new_data());
+    interpreter.generated = C::STEP;
     interpreter.ctx.invoke_id = Some(invoke_id.to_owned());
     Box::new(interpreter)
 }
@@ -123,7 +125,7 @@ impl fmt::Debug for Child {
     }
 }
 
-impl<D: 'static> Session for Interpreter<D> {
+impl<D: 'static, E: ChartEvent> Session for Interpreter<D, E> {
     fn start(&mut self, now: Duration, params: Value, parent_session: &str) {
         self.ctx.now = now;
         self.ctx.parent_session = Some(parent_session.to_owned());
@@ -141,6 +143,7 @@ impl<D: 'static> Session for Interpreter<D> {
 
     fn deliver(&mut self, event: Event) {
         if self.running {
+            let event = self.ctx.envelope(event);
             self.ctx.external.push_back(event);
         }
     }
@@ -199,7 +202,7 @@ impl<D: 'static> Session for Interpreter<D> {
     }
 }
 
-impl<D: 'static> Interpreter<D> {
+impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     /// The earliest pending delayed event here or in an invoked descendant.
     pub(crate) fn next_deadline_tree(&self) -> Option<Duration> {
         let own = self.ctx.timers.next_deadline();
@@ -240,17 +243,26 @@ impl<D: 'static> Interpreter<D> {
     }
 
     /// Delivers a delayed event that fired.
-    fn route(&mut self, route: Route, event: Event) {
+    fn route(&mut self, route: Route, event: Envelope<E>) {
         match route {
             Route::Own => self.ctx.external.push_back(event),
-            Route::Parent => self.ctx.to_parent.push(event),
+            Route::Parent => {
+                let event = event.to_event(self.ctx.session_id());
+                self.ctx.to_parent.push(event);
+            }
             Route::Child(id) => match self
                 .ctx
                 .children
-                .iter_mut()
-                .find(|c| c.id == id && !c.finished)
+                .iter()
+                .position(|c| c.id == id && !c.finished)
             {
-                Some(c) => c.session.deliver(event),
+                Some(i) => {
+                    let event = match event {
+                        Envelope::Dynamic(e) => *e,
+                        typed => typed.to_event(self.ctx.session_id()),
+                    };
+                    self.ctx.children[i].session.deliver(event);
+                }
                 None => self.ctx.raise_platform(
                     "error.communication",
                     Value::String(format!("invoked session `{id}` is gone")),
@@ -275,7 +287,10 @@ impl<D: 'static> Interpreter<D> {
             did |= child.session.run();
             child.session.take_outgoing(&mut out);
             did |= !out.is_empty();
-            self.ctx.external.extend(out.drain(..));
+            for event in out.drain(..) {
+                let event = super::envelope::typed_or_plain(event, self.tables.name);
+                self.ctx.external.push_back(event);
+            }
             i += 1;
             if child.session.is_running() {
                 continue;
@@ -289,6 +304,7 @@ impl<D: 'static> Interpreter<D> {
                     child.session.done_data(),
                 )
             };
+            let done = super::envelope::typed_or_plain(done, self.tables.name);
             self.ctx.external.push_back(done);
             did = true;
         }

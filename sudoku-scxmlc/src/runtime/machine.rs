@@ -9,6 +9,7 @@
 //! its work, and the outermost call processes the queue. Observers hear about what happened
 //! after the macrostep in which it happened, in the order it happened.
 
+use super::envelope::{self, ChartEvent, Envelope, Submission};
 use super::fast_path::QUIET_SLOW;
 use super::interpreter::{Interpreter, Notification};
 use super::snapshot::{Snapshot, SnapshotError};
@@ -33,9 +34,11 @@ use std::time::Duration;
 /// Life cycle: [`new`](Machine::new) → optional
 /// [`set_initial_values`](Machine::set_initial_values) → [`start`](Machine::start) → events
 /// ([`submit_event`](Machine::submit_event)) and time ([`advance_time`](Machine::advance_time))
-/// until a top-level `<final>` state is reached, after which the machine has stopped: every
-/// state has been exited (SCXML 1.0, Appendix D `exitInterpreter`) and further events are
-/// ignored.
+/// until a top-level `<final>` state is reached or [`stop`](Machine::stop) is called, after
+/// which the machine has stopped: every state has been exited (SCXML 1.0, Appendix D
+/// `exitInterpreter`), invoked sessions and pending delayed events are cancelled, and events
+/// submitted to it are dropped (each reported as [`RuntimeError::NotRunning`]). `start()`
+/// then starts it afresh.
 pub struct Machine<C: Chart> {
     inner: Rc<Shared<C>>,
 }
@@ -47,18 +50,27 @@ pub struct WeakMachine<C: Chart> {
 }
 
 struct Shared<C: Chart> {
-    core: RefCell<Interpreter<C::Data>>,
+    core: RefCell<Core<C>>,
     /// External events submitted while the core was borrowed (from chart code).
-    inbox: RefCell<VecDeque<Event>>,
+    inbox: RefCell<VecDeque<Envelope<C::Event>>>,
     /// An outermost call is processing; nested calls only queue.
     processing: Cell<bool>,
     start_requested: Cell<bool>,
+    /// `start()` was called: a stopped machine starts afresh at the next step.
+    restart_requested: Cell<bool>,
+    /// `stop()` was called: the machine stops at the next step.
+    stop_requested: Cell<bool>,
     /// At most this many units of work (start, an external event, a due timer) per outermost
     /// call ([`Machine::set_max_steps_per_call`]).
     max_steps_per_call: Cell<usize>,
     /// Machine time to advance to once the queued events are processed.
     advance_target: Cell<Option<Duration>>,
-    observers: RefCell<Observers>,
+    /// Precomputed macrosteps apply ([`Machine::set_precomputed_steps`]).
+    precomputed: Cell<bool>,
+    /// Which kinds of observer are connected (some may have been disconnected since: it is
+    /// brought up to date after each delivery).
+    watch: Cell<Watch>,
+    observers: RefCell<Observers<C::Event>>,
     /// A reused notification buffer.
     spare: RefCell<Vec<Notification>>,
     /// Nothing is queued, processing or observed (no state or event observer connected),
@@ -77,6 +89,9 @@ struct Shared<C: Chart> {
     _chart: PhantomData<C>,
 }
 
+/// The interpreter of a machine of chart `C`.
+type Core<C> = Interpreter<<C as Chart>::Data, <C as Chart>::Event>;
+
 /// The default of [`Machine::set_max_steps_per_call`].
 pub const DEFAULT_MAX_STEPS_PER_CALL: usize = 1_000_000;
 
@@ -85,15 +100,76 @@ const CAUGHT_UP: u32 = u32::MAX;
 
 type StateSlot = Rc<Slot<dyn FnMut(bool)>>;
 type EventSlot = Rc<Slot<dyn FnMut(&Event)>>;
+type TypedSlot<E> = Rc<Slot<dyn FnMut(&E)>>;
 type ErrorSlot = Rc<Slot<dyn FnMut(&RuntimeError)>>;
+type LogSlot = Rc<Slot<dyn FnMut(&str, &Value)>>;
 
 /// Copy-on-write observer lists: delivery works on a snapshot (a cheap `Rc` clone), so a
 /// callback may connect or disconnect observers.
-#[derive(Clone, Default)]
-struct Observers {
+struct Observers<E> {
     states: Rc<Vec<(StateIndex, StateSlot)>>,
     events: Rc<Vec<(Vec<String>, EventSlot)>>,
+    typed: Rc<Vec<TypedSlot<E>>>,
     errors: Rc<Vec<ErrorSlot>>,
+    logs: Rc<Vec<LogSlot>>,
+}
+
+impl<E> Clone for Observers<E> {
+    fn clone(&self) -> Self {
+        Observers {
+            states: Rc::clone(&self.states),
+            events: Rc::clone(&self.events),
+            typed: Rc::clone(&self.typed),
+            errors: Rc::clone(&self.errors),
+            logs: Rc::clone(&self.logs),
+        }
+    }
+}
+
+impl<E> Default for Observers<E> {
+    fn default() -> Self {
+        Observers {
+            states: Rc::default(),
+            events: Rc::default(),
+            typed: Rc::new(Vec::new()),
+            errors: Rc::default(),
+            logs: Rc::default(),
+        }
+    }
+}
+
+/// Which kinds of observer a machine has: what the interpreter must record.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Watch {
+    states: bool,
+    events: bool,
+    logs: bool,
+}
+
+impl<E> Observers<E> {
+    /// What is observed now.
+    fn watch(&self) -> Watch {
+        Watch {
+            states: self.observe_states(),
+            events: self.observe_events(),
+            logs: self.observe_logs(),
+        }
+    }
+
+    /// Whether some state observer is connected.
+    fn observe_states(&self) -> bool {
+        self.states.iter().any(|(_, s)| s.is_live())
+    }
+
+    /// Whether some event observer (by descriptor or typed) is connected.
+    fn observe_events(&self) -> bool {
+        self.events.iter().any(|(_, s)| s.is_live()) || self.typed.iter().any(|s| s.is_live())
+    }
+
+    /// Whether some log observer is connected.
+    fn observe_logs(&self) -> bool {
+        self.logs.iter().any(|s| s.is_live())
+    }
 }
 
 struct Slot<F: ?Sized> {
@@ -243,12 +319,20 @@ impl<C: Chart> Machine<C> {
     pub fn new() -> Self {
         Machine {
             inner: Rc::new(Shared {
-                core: RefCell::new(Interpreter::new(C::tables(), C::new_data())),
+                core: RefCell::new({
+                    let mut core = Interpreter::new(C::tables(), C::new_data());
+                    core.generated = C::STEP;
+                    core
+                }),
                 inbox: RefCell::new(VecDeque::new()),
                 processing: Cell::new(false),
                 start_requested: Cell::new(false),
+                restart_requested: Cell::new(false),
+                stop_requested: Cell::new(false),
                 max_steps_per_call: Cell::new(DEFAULT_MAX_STEPS_PER_CALL),
                 advance_target: Cell::new(None),
+                precomputed: Cell::new(true),
+                watch: Cell::new(Watch::default()),
                 observers: RefCell::new(Observers::default()),
                 spare: RefCell::new(Vec::new()),
                 quiet: Cell::new(false),
@@ -299,7 +383,7 @@ impl<C: Chart> Machine<C> {
     /// # Panics
     /// When called from the chart's own executable content while it runs (chart code reaches
     /// the machine through its [`Context`](super::Context) instead).
-    fn core(&self) -> Ref<'_, Interpreter<C::Data>> {
+    fn core(&self) -> Ref<'_, Core<C>> {
         self.catch_up();
         self.inner.core.try_borrow().unwrap_or_else(|_| {
             panic!(
@@ -310,14 +394,14 @@ impl<C: Chart> Machine<C> {
     }
 
     /// The core, for reading; `Err` while the chart's own executable content runs.
-    fn try_core(&self) -> Result<Ref<'_, Interpreter<C::Data>>, BorrowError> {
+    fn try_core(&self) -> Result<Ref<'_, Core<C>>, BorrowError> {
         self.catch_up();
         self.inner.core.try_borrow()
     }
 
     /// The core, for changing; `Err` while it is borrowed (from the chart's own executable
     /// content, or a `with_data` closure).
-    fn core_mut(&self) -> Result<RefMut<'_, Interpreter<C::Data>>, BorrowMutError> {
+    fn core_mut(&self) -> Result<RefMut<'_, Core<C>>, BorrowMutError> {
         self.catch_up();
         self.inner.core.try_borrow_mut()
     }
@@ -386,13 +470,21 @@ impl<C: Chart> Machine<C> {
     /// [`InitError::NotAnObject`], [`InitError::UnknownData`] for an id the chart does not
     /// declare, [`InitError::WrongType`] for a value that does not deserialize into the
     /// field's type (checked now, on a scratch datamodel), [`InitError::AlreadyStarted`]
-    /// after [`start`](Machine::start). On error nothing is stored.
+    /// while the machine runs (after [`start`](Machine::start), until it stops; the values of
+    /// a stopped machine apply when it is started again). On error nothing is stored.
     pub fn set_initial_values(&self, values: impl Into<Value>) -> Result<(), InitError> {
         let Value::Object(map) = values.into() else {
             return Err(InitError::NotAnObject);
         };
-        if self.inner.start_requested.get() || self.core().started {
-            return Err(InitError::AlreadyStarted);
+        {
+            let shared = &*self.inner;
+            let core = self.core();
+            if core.running
+                || (!core.started && shared.start_requested.get())
+                || shared.restart_requested.get()
+            {
+                return Err(InitError::AlreadyStarted);
+            }
         }
         let tables = C::tables();
         let mut scratch = C::new_data();
@@ -420,9 +512,31 @@ impl<C: Chart> Machine<C> {
 
     /// Starts the machine (SCXML 1.0, Appendix D `interpret`): initialises the datamodel,
     /// runs the top-level script, enters the initial configuration and runs the first
-    /// macrostep, then processes the external events submitted before. Idempotent.
+    /// macrostep, then processes the external events submitted before. Does nothing while
+    /// the machine runs.
+    ///
+    /// A machine that has stopped (it reached a top-level `<final>`, or [`stop`](Machine::stop)
+    /// was called) starts afresh, as a new machine would: a fresh datamodel (with the values
+    /// of [`set_initial_values`](Machine::set_initial_values)), no history, the clock at
+    /// zero, nothing queued; [`final_state`](Machine::final_state) is cleared. Observers stay
+    /// connected and hear the new entries.
     pub fn start(&self) {
         self.inner.start_requested.set(true);
+        self.inner.restart_requested.set(true);
+        self.drain();
+    }
+
+    /// Stops a running machine (SCXML 1.0, Appendix D `exitInterpreter`, without a
+    /// top-level `<final>`): cancels its invoked sessions, exits every active state in
+    /// exit order (running each `<onexit>`; state observers hear the exits), and drops the
+    /// queued events and the pending delayed `<send>`s. Afterwards
+    /// [`is_running`](Machine::is_running) is `false`, [`final_state`](Machine::final_state)
+    /// is `None`, events submitted are dropped (reported as [`RuntimeError::NotRunning`]), and
+    /// [`start`](Machine::start) starts it afresh. Does nothing on a machine that is not
+    /// running. Inside an observer or chart code, the machine stops once the current
+    /// macrostep has ended.
+    pub fn stop(&self) {
+        self.inner.stop_requested.set(true);
         self.drain();
     }
 
@@ -494,8 +608,9 @@ impl<C: Chart> Machine<C> {
 
     /// Queues an external event named `name` with payload `data` (`()` for none) and
     /// processes it (Qt's `submitEvent`). Before [`start`](Machine::start) the event waits;
-    /// after the machine stopped it is ignored. Inside an observer it is processed once the
-    /// observer returns.
+    /// after the machine stopped it is dropped and reported to error observers as
+    /// [`RuntimeError::NotRunning`]. Inside an observer it is processed once the observer
+    /// returns.
     ///
     /// When the macrostep for the active atomic state and `name` depends on nothing but the
     /// configuration (no `cond`, no executable content, no history, no `<final>`, no
@@ -507,46 +622,105 @@ impl<C: Chart> Machine<C> {
     pub fn submit_event(&self, name: &str, data: impl Into<Value>) {
         let shared = &*self.inner;
         let data = data.into();
-        if shared.quiet.get() && data.is_null() {
-            // Nobody observes and nothing waits: the precomputed macrostep moves the atomic
-            // state, and the interpreter catches up when it is next used.
-            if let Some(index) = C::event_index(name) {
-                let cell = shared.quiet_row.get() as usize + index;
-                let row = if C::QUIET_STEPS {
-                    // Generated code: a branch per cell instead of a load chained to the
-                    // last event's.
-                    C::quiet_step(cell)
-                } else {
-                    shared.quiet_cells.get().get(cell).copied()
-                };
-                if let Some(row) = row.filter(|&r| r != QUIET_SLOW) {
-                    shared.quiet_row.set(row);
-                    shared.quiet_event.set(index as u32);
-                    // `Null` owns nothing; forgetting it spares a call to its destructor.
-                    std::mem::forget(data);
-                    return;
-                }
-            }
+        if shared.quiet.get() && data.is_null() && self.quiet_move(name) {
+            // `Null` owns nothing; forgetting it spares a call to its destructor.
+            std::mem::forget(data);
+            return;
         }
         self.submit_event_observed(name, data);
     }
 
+    /// For a quiet machine (nobody observes, nothing waits): the precomputed macrostep of
+    /// the event `name` without data, by moving the atomic state alone (the interpreter
+    /// catches up when it is next used). `false` when none is precomputed.
+    #[inline(always)]
+    fn quiet_move(&self, name: &str) -> bool {
+        let shared = &*self.inner;
+        if !shared.precomputed.get() {
+            return false;
+        }
+        let Some(index) = C::event_index(name) else {
+            return false;
+        };
+        let cell = shared.quiet_row.get() as usize + index;
+        let row = if C::QUIET_STEPS {
+            // Generated code: a branch per cell instead of a load chained to the last
+            // event's.
+            C::quiet_step(cell)
+        } else {
+            shared.quiet_cells.get().get(cell).copied()
+        };
+        match row.filter(|&r| r != QUIET_SLOW) {
+            Some(row) => {
+                shared.quiet_row.set(row);
+                shared.quiet_event.set(index as u32);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// [`submit_event`](Machine::submit_event) when the machine is not quiet or the
-    /// macrostep was not precomputed: a precomputed macrostep still applies when nothing
-    /// waits (observers hear about it), otherwise the interpreter runs.
+    /// macrostep was not precomputed.
     #[inline(never)]
     fn submit_event_observed(&self, name: &str, data: Value) {
+        match envelope::external::<C::Event>(name, data) {
+            Ok(event) => self.submit_envelope(event),
+            Err(why) => self.refuse(name, why),
+        }
+    }
+
+    /// Queues an event on the external queue and processes it like
+    /// [`submit_event`](Machine::submit_event): the chart's typed `Event`
+    /// (`machine.submit(Event::Tap(cell))`), or a plain [`Event`] of any name and kind (an
+    /// event of one of the chart's names is typed first; one whose data does not fit the
+    /// payload type the chart gives its name is dropped and reported to error observers as
+    /// [`RuntimeError::EventData`]).
+    #[inline]
+    pub fn submit(&self, event: impl Submission<C::Event>) {
+        match event.into_envelope() {
+            Ok(Envelope::Typed(e, _))
+                if self.inner.quiet.get() && e.is_plain() && self.quiet_move(e.name()) => {}
+            Ok(event) => self.submit_envelope(event),
+            Err(refused) => self.refuse(&refused.name, refused.reason),
+        }
+    }
+
+    /// Reports an event whose data does not fit its name's payload type, and drops it.
+    #[cold]
+    fn refuse(&self, name: &str, reason: String) {
+        let error = RuntimeError::EventData {
+            chart: C::tables().name.to_owned(),
+            event: name.to_owned(),
+            reason,
+        };
+        tracing::warn!(chart = C::tables().name, "{error}");
+        match self.core_mut() {
+            Ok(mut core) => core.outbox.push(Notification::Error(Box::new(error))),
+            Err(_) => {
+                let errors = self.inner.observers.borrow().errors.clone();
+                for slot in errors.iter() {
+                    slot.call(|f| f(&error));
+                }
+                return;
+            }
+        }
+        self.drain();
+    }
+
+    /// Submits an event as it is held: by a precomputed macrostep when one applies and
+    /// nothing waits (observers hear about it), otherwise through the interpreter.
+    fn submit_envelope(&self, event: Envelope<C::Event>) {
         let shared = &*self.inner;
-        if !shared.processing.get() && shared.advance_target.get().is_none() {
-            if let (Some(index), Ok(mut core)) = (C::event_index(name), self.core_mut()) {
+        if shared.precomputed.get()
+            && !shared.processing.get()
+            && shared.advance_target.get().is_none()
+        {
+            if let (Some(index), Ok(mut core)) = (C::event_index(event.name()), self.core_mut()) {
                 if let Some(step) = core.fast_macrostep(index) {
                     if shared.inbox.borrow().is_empty() {
-                        {
-                            let obs = shared.observers.borrow();
-                            core.record_states = obs.states.iter().any(|(_, s)| s.is_live());
-                            core.record_events = obs.events.iter().any(|(_, s)| s.is_live());
-                        }
-                        core.run_fast_macrostep(step, index, name, data);
+                        Self::record_for(shared.watch.get(), &mut core);
+                        core.run_fast_macrostep(step, event);
                         if shared.quiet.get() {
                             // Quiet but for this event's data: keep the row in step.
                             if let Some((_, row)) = core.prepare_quiet() {
@@ -565,15 +739,25 @@ impl<C: Chart> Machine<C> {
                 }
             }
         }
-        self.submit(Event::new(name, data));
-    }
-
-    /// Queues any event on the external queue (its `kind` is kept as given) and processes it
-    /// like [`submit_event`](Machine::submit_event).
-    pub fn submit(&self, event: Event) {
+        let event = if C::STEP.is_some()
+            && !shared.processing.get()
+            && shared.advance_target.get().is_none()
+            && shared.inbox.borrow().is_empty()
+        {
+            match self.generated_step(event) {
+                Ok(()) => return,
+                Err(event) => event,
+            }
+        } else {
+            event
+        };
         match self.core_mut() {
             Ok(mut core) => {
-                if core.started && !core.running {
+                if core.started && !core.running && !self.inner.restart_requested.get() {
+                    // Dropped and reported; `drain` hands the report to the observers.
+                    core.not_running(event.name());
+                    drop(core);
+                    self.drain();
                     return;
                 }
                 core.ctx.external.push_back(event);
@@ -581,6 +765,72 @@ impl<C: Chart> Machine<C> {
             Err(_) => self.inner.inbox.borrow_mut().push_back(event),
         }
         self.drain();
+    }
+
+    /// Processes `event` by the chart's generated macrostep, when one applies with nothing
+    /// waiting (observers hear about it as after any macrostep); `Err` gives it back.
+    #[inline]
+    #[allow(
+        clippy::result_large_err,
+        reason = "the event is given back untouched, by move: nothing is allocated"
+    )]
+    fn generated_step(&self, event: Envelope<C::Event>) -> Result<(), Envelope<C::Event>> {
+        let shared = &*self.inner;
+        let Ok(mut core) = self.core_mut() else {
+            return Err(event);
+        };
+        if !core.ctx.external.is_empty() {
+            return Err(event);
+        }
+        Self::record_for(shared.watch.get(), &mut core);
+        core.generated_step(event)?;
+        let follow_up = !core.outbox.is_empty() || !core.ctx.external.is_empty();
+        if !follow_up && shared.quiet.get() {
+            // Quiet but for this event's macrostep: keep the row in step.
+            match core.quiet_row_now() {
+                Some(row) => shared.quiet_row.set(row),
+                None => shared.quiet.set(false),
+            }
+        }
+        let notify = !core.outbox.is_empty();
+        drop(core);
+        if notify {
+            // Observers hear about this macrostep before the events it sent are processed;
+            // what they submit meanwhile is queued.
+            shared.processing.set(true);
+            let _guard = ProcessingGuard(&shared.processing);
+            self.deliver();
+        }
+        if follow_up {
+            self.drain();
+        }
+        Ok(())
+    }
+
+    /// Makes precomputed macrosteps apply (`true`, the default) or sends every event through
+    /// the full interpreter (`false`): for tests that compare the two, and for debugging.
+    /// The effect on the machine is the same either way.
+    pub fn set_precomputed_steps(&self, on: bool) {
+        self.inner.precomputed.set(on);
+        if !on {
+            self.catch_up();
+            self.inner.quiet.set(false);
+        }
+        if let Ok(mut core) = self.core_mut() {
+            core.precomputed = on;
+        }
+    }
+
+    /// What the interpreter records for the observers connected now.
+    #[inline]
+    fn record_for(watch: Watch, core: &mut Core<C>) {
+        core.record_states = watch.states;
+        core.record_events = watch.events;
+        match (watch.logs, core.ctx.logs.is_some()) {
+            (true, false) => core.ctx.logs = Some(Vec::new()),
+            (false, true) => core.ctx.logs = None,
+            _ => {}
+        }
     }
 
     /// Whether `state` is in the active configuration.
@@ -664,6 +914,7 @@ impl<C: Chart> Machine<C> {
         let list = Rc::make_mut(&mut obs.states);
         list.retain(|(_, s)| s.is_live());
         list.push((C::index(state), slot));
+        self.inner.watch.set(obs.watch());
         connection
     }
 
@@ -692,6 +943,7 @@ impl<C: Chart> Machine<C> {
         let list = Rc::make_mut(&mut obs.events);
         list.retain(|(_, s)| s.is_live());
         list.push((descriptors, slot));
+        self.inner.watch.set(obs.watch());
         connection
     }
 
@@ -709,6 +961,48 @@ impl<C: Chart> Machine<C> {
         let list = Rc::make_mut(&mut obs.errors);
         list.retain(|s| s.is_live());
         list.push(slot);
+        connection
+    }
+
+    /// Calls `f(&event)` for every external event of the chart's names that the machine
+    /// dequeues, typed (the generated `Event`): submitted events, events the chart `<send>`s
+    /// to itself and delayed events, after the macrostep the event started. Events of other
+    /// names (submitted by name only) reach only [`connect_to_event`](Machine::connect_to_event)
+    /// observers.
+    pub fn observe(&self, f: impl FnMut(&C::Event) + 'static) -> Connection {
+        let slot: TypedSlot<C::Event> = Rc::new(Slot {
+            connected: Cell::new(true),
+            callback: RefCell::new(Box::new(f)),
+        });
+        let connection = Connection {
+            slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
+        };
+        self.inner.quiet.set(false);
+        let mut obs = self.inner.observers.borrow_mut();
+        let list = Rc::make_mut(&mut obs.typed);
+        list.retain(|s| s.is_live());
+        list.push(slot);
+        self.inner.watch.set(obs.watch());
+        connection
+    }
+
+    /// Calls `f(label, value)` for every `<log>` the chart runs (SCXML 1.0, 4.6; Qt's `log`
+    /// signal), after the macrostep in which it ran. Every `<log>` is also a `tracing`
+    /// `info!` record with target `scxml`.
+    pub fn connect_to_log(&self, f: impl FnMut(&str, &Value) + 'static) -> Connection {
+        let slot: LogSlot = Rc::new(Slot {
+            connected: Cell::new(true),
+            callback: RefCell::new(Box::new(f)),
+        });
+        let connection = Connection {
+            slot: Rc::downgrade(&slot) as Weak<dyn SlotControl>,
+        };
+        self.inner.quiet.set(false);
+        let mut obs = self.inner.observers.borrow_mut();
+        let list = Rc::make_mut(&mut obs.logs);
+        list.retain(|s| s.is_live());
+        list.push(slot);
+        self.inner.watch.set(obs.watch());
         connection
     }
 
@@ -807,21 +1101,26 @@ impl<C: Chart> Machine<C> {
                     // Only when a `with_data` closure is running; it drains afterwards.
                     return;
                 };
+                if shared.stop_requested.take() && core.stop() {
+                    shared.restart_requested.set(false);
+                }
+                if shared.restart_requested.take() && core.started && !core.running {
+                    core.reset(C::new_data());
+                    shared.advance_target.set(None);
+                }
                 {
                     let mut inbox = shared.inbox.borrow_mut();
                     if !inbox.is_empty() {
                         if core.started && !core.running {
-                            inbox.clear();
+                            for event in inbox.drain(..) {
+                                core.not_running(event.name());
+                            }
                         } else {
                             core.ctx.external.extend(inbox.drain(..));
                         }
                     }
                 }
-                {
-                    let obs = shared.observers.borrow();
-                    core.record_states = obs.states.iter().any(|(_, s)| s.is_live());
-                    core.record_events = obs.events.iter().any(|(_, s)| s.is_live());
-                }
+                Self::record_for(shared.watch.get(), &mut core);
                 self.step(&mut core)
             };
             steps += usize::from(progressed);
@@ -863,9 +1162,7 @@ impl<C: Chart> Machine<C> {
         }
         {
             let obs = shared.observers.borrow();
-            if obs.states.iter().any(|(_, s)| s.is_live())
-                || obs.events.iter().any(|(_, s)| s.is_live())
-            {
+            if obs.observe_states() || obs.observe_events() || obs.observe_logs() {
                 return false;
             }
         }
@@ -896,7 +1193,7 @@ impl<C: Chart> Machine<C> {
 
     /// Does one unit of work: start, one external event, one due timer, or finishing a time
     /// advance. Returns whether it did anything.
-    fn step(&self, core: &mut Interpreter<C::Data>) -> bool {
+    fn step(&self, core: &mut Core<C>) -> bool {
         let shared = &*self.inner;
         if !core.started {
             if shared.start_requested.get() {
@@ -938,14 +1235,29 @@ impl<C: Chart> Machine<C> {
     fn deliver(&self) -> bool {
         let shared = &*self.inner;
         let mut batch = std::mem::take(&mut *shared.spare.borrow_mut());
+        let obs = shared.observers.borrow().clone();
+        // The external event of the step, lent by the interpreter for the observers (and
+        // as a plain `Event` for those connected by descriptor, when one matches).
+        let mut lent = None;
         if let Ok(mut core) = self.core_mut() {
             std::mem::swap(&mut core.outbox, &mut batch);
+            if batch.iter().any(|n| matches!(n, Notification::Event)) {
+                let (event, was_current) = core.lend_observed();
+                let name = event.name();
+                let plain = obs
+                    .events
+                    .iter()
+                    .any(|(descriptors, slot)| {
+                        slot.is_live() && descriptors.iter().any(|d| descriptor_matches(d, name))
+                    })
+                    .then(|| event.to_event(core.ctx.session_id()));
+                lent = Some((event, was_current, plain));
+            }
         }
         if batch.is_empty() {
             *shared.spare.borrow_mut() = batch;
             return false;
         }
-        let obs = shared.observers.borrow().clone();
         for n in batch.drain(..) {
             match n {
                 Notification::Entered(s) | Notification::Exited(s) => {
@@ -956,13 +1268,23 @@ impl<C: Chart> Machine<C> {
                         }
                     }
                 }
-                Notification::Event(event) => {
-                    for (descriptors, slot) in obs.events.iter() {
-                        if descriptors
-                            .iter()
-                            .any(|d| descriptor_matches(d, &event.name))
-                        {
-                            slot.call(|f| f(&event));
+                Notification::Event => {
+                    let Some((event, _, plain)) = &lent else {
+                        continue;
+                    };
+                    if let Some(plain) = plain {
+                        for (descriptors, slot) in obs.events.iter() {
+                            if descriptors
+                                .iter()
+                                .any(|d| descriptor_matches(d, &plain.name))
+                            {
+                                slot.call(|f| f(plain));
+                            }
+                        }
+                    }
+                    if let Some(typed) = event.typed() {
+                        for slot in obs.typed.iter() {
+                            slot.call(|f| f(typed));
                         }
                     }
                 }
@@ -971,9 +1293,22 @@ impl<C: Chart> Machine<C> {
                         slot.call(|f| f(&error));
                     }
                 }
+                Notification::Log(record) => {
+                    for slot in obs.logs.iter() {
+                        slot.call(|f| f(&record.0, &record.1));
+                    }
+                }
+            }
+        }
+        if let Some((event, was_current, _)) = lent {
+            match self.core_mut() {
+                Ok(mut core) => core.return_observed(event, was_current),
+                Err(_) => drop(event),
             }
         }
         *shared.spare.borrow_mut() = batch;
+        // Observers disconnected by now need nothing recorded any more.
+        shared.watch.set(shared.observers.borrow().watch());
         true
     }
 }

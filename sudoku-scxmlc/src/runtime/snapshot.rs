@@ -8,6 +8,7 @@
 //! a rebuild of the same chart; restoring checks every id against the chart. Observers are not
 //! part of a snapshot: connect them to the restored machine.
 
+use super::envelope::{ChartEvent, Envelope};
 use super::interpreter::Interpreter;
 use super::{Event, StateKind};
 use serde::{Deserialize, Serialize};
@@ -88,12 +89,21 @@ pub enum SnapshotError {
     /// without all its regions, a history state, or no state at all in a running machine.
     #[error("snapshot configuration is not legal: {0}")]
     IllegalConfiguration(String),
+    /// A queued or pending event's data does not fit the payload type the chart gives its
+    /// name.
+    #[error("snapshot event `{event}`: {reason}")]
+    EventData {
+        /// The event's name.
+        event: String,
+        /// Why its data does not fit.
+        reason: String,
+    },
     /// The machine runs invoked child sessions, which snapshots do not capture.
     #[error("the machine runs invoked sessions ({0}), which a snapshot cannot capture")]
     InvokedSessions(String),
 }
 
-impl<D: 'static> Interpreter<D> {
+impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     /// Takes a snapshot (between macrosteps).
     pub(crate) fn snapshot(&self) -> Result<Snapshot, SnapshotError> {
         if !self.started {
@@ -128,10 +138,15 @@ impl<D: 'static> Interpreter<D> {
                 .pending()
                 .map(|(due, event)| PendingEvent {
                     due,
-                    event: event.clone(),
+                    event: event.to_event(self.ctx.session_id()),
                 })
                 .collect(),
-            queued: self.ctx.external.iter().cloned().collect(),
+            queued: self
+                .ctx
+                .external
+                .iter()
+                .map(|e| e.to_event(self.ctx.session_id()))
+                .collect(),
             running: self.running,
             final_state: self.final_state.map(id),
             next_send_id: self.ctx.next_send_id,
@@ -223,10 +238,20 @@ impl<D: 'static> Interpreter<D> {
         }
         self.ctx.now = snapshot.now;
         self.ctx.timers.clear();
+        let typed = |event: &Event| {
+            Envelope::from_event(event.clone()).map_err(|refused| SnapshotError::EventData {
+                event: refused.name,
+                reason: refused.reason,
+            })
+        };
         for p in &snapshot.pending {
-            self.ctx.timers.schedule(p.due, p.event.clone());
+            self.ctx.timers.schedule(p.due, typed(&p.event)?);
         }
-        self.ctx.external = snapshot.queued.iter().cloned().collect();
+        self.ctx.external = snapshot
+            .queued
+            .iter()
+            .map(typed)
+            .collect::<Result<_, _>>()?;
         self.ctx.next_send_id = snapshot.next_send_id;
         self.started = true;
         self.running = snapshot.running;

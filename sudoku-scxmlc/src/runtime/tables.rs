@@ -6,7 +6,7 @@
 //! event descriptors are normalized, and the transition domain is precomputed wherever the
 //! targets contain no history state (SCXML 1.0, Appendix D, `getTransitionDomain`).
 
-use super::{Context, ExecError};
+use super::{ChartEvent, Context, ExecError, Untyped};
 use serde_json::Value;
 
 /// Index of a state in document order. Index 0 is the `<scxml>` root.
@@ -190,31 +190,31 @@ impl TransitionInfo {
 }
 
 /// A compiled `cond`.
-pub struct Condition<D> {
+pub struct Condition<D, E = Untyped> {
     /// 1-based chart line of the attribute.
     pub line: u32,
     /// Evaluates the condition. An `Err` makes the condition false and raises `error.execution`.
-    pub eval: fn(&D, &Context) -> Result<bool, ExecError>,
+    pub eval: fn(&D, &Context<E>) -> Result<bool, ExecError>,
 }
 
 /// A compiled block of executable content (`<onentry>`, `<onexit>`, a transition's content).
-pub struct Block<D> {
+pub struct Block<D, E = Untyped> {
     /// 1-based chart line of the element holding the block.
     pub line: u32,
     /// Runs the block. An `Err` ends the block and raises `error.execution`.
-    pub run: fn(&mut D, &mut Context) -> Result<(), ExecError>,
+    pub run: fn(&mut D, &mut Context<E>) -> Result<(), ExecError>,
 }
 
 /// A compiled `<donedata>`.
-pub struct DoneData<D> {
+pub struct DoneData<D, E = Untyped> {
     /// 1-based chart line of the `<donedata>` element.
     pub line: u32,
     /// Evaluates the done data into the `data` of the `done.state.ID` event.
-    pub eval: fn(&D, &Context) -> Result<Value, ExecError>,
+    pub eval: fn(&D, &Context<E>) -> Result<Value, ExecError>,
 }
 
 /// A compiled `<invoke>` (SCXML 1.0, 6.4) of an SCXML chart compiled with its parent.
-pub struct Invoke<D> {
+pub struct Invoke<D, E = Untyped> {
     /// The invoking state.
     pub state: StateIndex,
     /// 1-based chart line of the `<invoke>` element.
@@ -228,11 +228,11 @@ pub struct Invoke<D> {
     pub finalize: Option<BlockIndex>,
     /// Evaluates `type`, `id`/`idlocation`, `namelist` and `<param>`, and creates the child.
     /// An `Err` raises `error.execution` and nothing is invoked.
-    pub start: fn(&mut D, &mut Context) -> Result<super::InvokeStart, ExecError>,
+    pub start: fn(&mut D, &mut Context<E>) -> Result<super::InvokeStart, ExecError>,
 }
 
 /// A `<data>` item of the datamodel.
-pub struct DataItem<D> {
+pub struct DataItem<D, E = Untyped> {
     /// The `id` attribute.
     pub id: &'static str,
     /// The state whose `<datamodel>` declares it (0: the `<scxml>` root). With late binding
@@ -241,7 +241,7 @@ pub struct DataItem<D> {
     /// 1-based chart line of the `<data>` element.
     pub line: u32,
     /// Early binding: evaluates `expr` (or leaves the type's default) into the field.
-    pub init: fn(&mut D, &Context) -> Result<(), ExecError>,
+    pub init: fn(&mut D, &Context<E>) -> Result<(), ExecError>,
     /// Sets the field from a JSON value (`set_initial_values`). Fails when the value does not
     /// deserialize into the field's type.
     pub set: fn(&mut D, Value) -> Result<(), serde_json::Error>,
@@ -250,7 +250,7 @@ pub struct DataItem<D> {
 }
 
 /// Everything the interpreter needs to know about one compiled chart.
-pub struct Tables<D: 'static> {
+pub struct Tables<D: 'static, E: 'static = Untyped> {
     /// `<scxml name>`, or the chart's file stem when the attribute is absent.
     pub name: &'static str,
     /// The chart's file name, for messages.
@@ -260,17 +260,17 @@ pub struct Tables<D: 'static> {
     /// All transitions in document order.
     pub transitions: &'static [TransitionInfo],
     /// Compiled conditions.
-    pub conditions: &'static [Condition<D>],
+    pub conditions: &'static [Condition<D, E>],
     /// Compiled blocks of executable content.
-    pub blocks: &'static [Block<D>],
+    pub blocks: &'static [Block<D, E>],
     /// Compiled `<donedata>` elements.
-    pub done_data: &'static [DoneData<D>],
+    pub done_data: &'static [DoneData<D, E>],
     /// The `<data>` items in document order.
-    pub data: &'static [DataItem<D>],
+    pub data: &'static [DataItem<D, E>],
     /// The top-level `<script>` block, run once after the datamodel is initialised.
     pub script: Option<BlockIndex>,
     /// The `<invoke>` elements in document order.
-    pub invokes: &'static [Invoke<D>],
+    pub invokes: &'static [Invoke<D, E>],
     /// `binding="late"` (SCXML 1.0, 5.3): every field exists from the start, but a `<data>`
     /// inside a state gets its value only when that state is first entered, before its
     /// `<onentry>`. With early binding (the default) all values are assigned at start.
@@ -284,7 +284,7 @@ pub struct Tables<D: 'static> {
     pub fast_path: super::FastPathCache,
 }
 
-impl<D> Tables<D> {
+impl<D, E> Tables<D, E> {
     /// Whether state `state` has an eventless `<transition>` (one without `event`).
     pub(crate) fn has_eventless_transition(&self, state: StateIndex) -> bool {
         self.states.get(state as usize).is_some_and(|s| {
@@ -302,8 +302,11 @@ pub trait Chart: 'static {
     type State: Copy + Eq + std::hash::Hash + std::fmt::Debug + 'static;
     /// The generated datamodel struct (`()` for the null datamodel).
     type Data: 'static;
+    /// The generated `enum Event`: one variant per event name the chart uses
+    /// ([`Untyped`] for hand-written tables).
+    type Event: ChartEvent;
     /// The static tables.
-    fn tables() -> &'static Tables<Self::Data>;
+    fn tables() -> &'static Tables<Self::Data, Self::Event>;
     /// A fresh datamodel with every field at its type's default.
     fn new_data() -> Self::Data;
     /// The enum variant for a state index; `None` for the root and history states.
@@ -331,4 +334,7 @@ pub trait Chart: 'static {
         let _ = cell;
         None
     }
+    /// The chart's generated macrosteps ([`Stepper`](super::Stepper)): charts without
+    /// `<parallel>` or `<invoke>` get them from the generator.
+    const STEP: Option<super::StepFn<Self::Data, Self::Event>> = None;
 }

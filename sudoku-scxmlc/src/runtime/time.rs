@@ -4,7 +4,8 @@
 //! moves when the host calls [`Machine::advance_time`](super::Machine::advance_time); a delayed
 //! send (SCXML 1.0, section 6.2.4) is due at the machine time of the send plus its delay.
 
-use super::{Event, ExecError};
+use super::envelope::Envelope;
+use super::ExecError;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -69,20 +70,29 @@ pub(crate) enum Route {
 
 /// Pending delayed events ordered by `(deadline, sequence number)`, so events with equal
 /// deadlines fire in the order they were sent.
-#[derive(Debug, Default)]
-pub(crate) struct Timers {
-    queue: BTreeMap<(Duration, u64), (Route, Event)>,
+#[derive(Debug)]
+pub(crate) struct Timers<E> {
+    queue: BTreeMap<(Duration, u64), (Route, Envelope<E>)>,
     next_seq: u64,
 }
 
-impl Timers {
+impl<E> Default for Timers<E> {
+    fn default() -> Self {
+        Timers {
+            queue: BTreeMap::new(),
+            next_seq: 0,
+        }
+    }
+}
+
+impl<E: super::ChartEvent> Timers<E> {
     /// Schedules `event` for this session's external queue at `deadline`.
-    pub(crate) fn schedule(&mut self, deadline: Duration, event: Event) {
+    pub(crate) fn schedule(&mut self, deadline: Duration, event: Envelope<E>) {
         self.schedule_to(deadline, Route::Own, event);
     }
 
     /// Schedules `event` for `route` at `deadline`.
-    pub(crate) fn schedule_to(&mut self, deadline: Duration, route: Route, event: Event) {
+    pub(crate) fn schedule_to(&mut self, deadline: Duration, route: Route, event: Envelope<E>) {
         let seq = self.next_seq;
         self.next_seq += 1;
         self.queue.insert((deadline, seq), (route, event));
@@ -90,8 +100,7 @@ impl Timers {
 
     /// Drops every pending event whose `sendid` is `sendid` (`<cancel>`, SCXML 1.0, 6.3).
     pub(crate) fn cancel(&mut self, sendid: &str) {
-        self.queue
-            .retain(|_, (_, e)| e.sendid.as_deref() != Some(sendid));
+        self.queue.retain(|_, (_, e)| !e.has_sendid(sendid));
     }
 
     /// The earliest deadline.
@@ -100,7 +109,7 @@ impl Timers {
     }
 
     /// Removes and returns the earliest event if it is due at or before `limit`.
-    pub(crate) fn pop_due(&mut self, limit: Duration) -> Option<(Duration, Route, Event)> {
+    pub(crate) fn pop_due(&mut self, limit: Duration) -> Option<(Duration, Route, Envelope<E>)> {
         if self.next_deadline()? > limit {
             return None;
         }
@@ -109,7 +118,7 @@ impl Timers {
 
     /// The pending events for this session's own queue in firing order, with their
     /// deadlines.
-    pub(crate) fn pending(&self) -> impl Iterator<Item = (Duration, &Event)> {
+    pub(crate) fn pending(&self) -> impl Iterator<Item = (Duration, &Envelope<E>)> {
         self.queue
             .iter()
             .filter(|(_, (r, _))| *r == Route::Own)
@@ -131,6 +140,7 @@ impl Timers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::{Event, Untyped};
     use serde_json::Value;
 
     #[test]
@@ -186,9 +196,11 @@ mod tests {
     #[test]
     fn timers_fire_by_deadline_then_send_order_and_cancel_by_id() {
         let ms = Duration::from_millis;
-        let ev = |name: &str, id: &str| Event {
-            sendid: Some(id.to_owned()),
-            ..Event::new(name, Value::Null)
+        let ev = |name: &str, id: &str| {
+            Envelope::<Untyped>::Dynamic(Box::new(Event {
+                sendid: Some(id.to_owned()),
+                ..Event::new(name, Value::Null)
+            }))
         };
         let mut t = Timers::default();
         t.schedule(ms(20), ev("c", "x"));
@@ -200,9 +212,9 @@ mod tests {
         assert_eq!(t.len(), 2);
         assert!(t.pop_due(ms(9)).is_none());
         let (d, _, e) = t.pop_due(ms(10)).unwrap();
-        assert_eq!((d, e.name.as_str()), (ms(10), "a"));
+        assert_eq!((d, e.name()), (ms(10), "a"));
         let (_, _, e) = t.pop_due(ms(100)).unwrap();
-        assert_eq!(e.name, "b");
+        assert_eq!(e.name(), "b");
         assert!(t.pop_due(ms(1000)).is_none());
         assert_eq!(t.next_deadline(), None);
         t.schedule(ms(1), ev("d", "w"));

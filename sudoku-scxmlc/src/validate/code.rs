@@ -66,6 +66,7 @@ pub fn parse_code(
             Ok(Code {
                 text: text.to_owned(),
                 line: src.line(span.start),
+                column: src.column_bounded(span.start, 4096),
                 tokens,
                 idents,
             })
@@ -83,6 +84,48 @@ pub fn parse_code(
                 ),
             )
         }
+    }
+}
+
+impl super::Validator<'_> {
+    /// [`parse_code`] of chart code (`kind` an expression or statements), with every
+    /// `In("id")` of a literal id checked against the chart's states and resolved at build
+    /// time ([`resolve_in_calls`]); an unknown id is a located error.
+    pub(crate) fn chart_code(
+        &mut self,
+        text: &str,
+        span: Span,
+        kind: CodeKind,
+    ) -> Result<Code, Diagnostic> {
+        let mut code = parse_code(self.src, text, span, kind)?;
+        let tokens = std::mem::take(&mut code.tokens);
+        let mut unknown = Vec::new();
+        let ids = &self.ids;
+        code.tokens = resolve_in_calls(tokens, &mut |id, at| match ids.get(id) {
+            Some(&s) => Some(s as u32),
+            None => {
+                unknown.push((id.to_owned(), at));
+                None
+            }
+        });
+        let mut idents = Vec::new();
+        collect_idents(code.tokens.clone(), &mut idents);
+        idents.sort();
+        idents.dedup();
+        code.idents = idents;
+        for (id, at) in unknown {
+            let start = locate(text, span, at.start()).start;
+            let end = locate(text, span, at.end()).start.max(start + 1);
+            let mut d = Diagnostic::error(
+                Span::new(start, end.min(span.end.max(start + 1))),
+                format!("`In(\"{id}\")`: `{id}` is not a state id"),
+            );
+            if let Some(best) = self.closest_id(&id) {
+                d = d.with_help(format!("did you mean `{best}`?"));
+            }
+            self.diags.push(d);
+        }
+        Ok(code)
     }
 }
 
@@ -191,7 +234,7 @@ fn is_keyword(s: &str) -> bool {
 }
 
 /// Maps a `syn` error position inside `text` to a span in the chart.
-fn locate(text: &str, span: Span, at: proc_macro2::LineColumn) -> Span {
+pub(crate) fn locate(text: &str, span: Span, at: proc_macro2::LineColumn) -> Span {
     if at.line == 0 {
         return span;
     }
@@ -209,6 +252,75 @@ fn locate(text: &str, span: Span, at: proc_macro2::LineColumn) -> Span {
     let offset = offset.min(span.end.saturating_sub(span.start));
     let start = span.start + offset;
     Span::new(start, (start + 1).min(span.end.max(start + 1)))
+}
+
+/// `In("id")` (or `In('id')`, which Rust reads as a `char` only for one-character ids) with a
+/// literal id, resolved at build time (SCXML 1.0, 5.9.1): `resolve(id, at)` gives the state's
+/// index, or `None` for an id the chart does not have (it reports that itself). Each
+/// resolved call becomes `__ctx.is_in(index)`; a call of a computed id is left to the
+/// run-time `In` binding. `In` after `.` or `::` is somebody else's and is left alone.
+pub(crate) fn resolve_in_calls(
+    tokens: TokenStream,
+    resolve: &mut impl FnMut(&str, proc_macro2::Span) -> Option<u32>,
+) -> TokenStream {
+    let mut out: Vec<TokenTree> = Vec::new();
+    let mut iter = tokens.into_iter().peekable();
+    while let Some(tt) = iter.next() {
+        match tt {
+            TokenTree::Ident(ref i) if i == "In" && !follows_path_or_field(&out) => {
+                let literal = match iter.peek() {
+                    Some(TokenTree::Group(g))
+                        if g.delimiter() == proc_macro2::Delimiter::Parenthesis =>
+                    {
+                        let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                        match inner.as_slice() {
+                            [TokenTree::Literal(l)] => literal_text(l).map(|t| (t, l.span())),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                match literal {
+                    Some((id, span)) => {
+                        iter.next();
+                        match resolve(&id, span) {
+                            Some(index) => {
+                                let index = proc_macro2::Literal::u32_unsuffixed(index);
+                                out.extend(quote::quote!(__ctx.is_in(#index)));
+                            }
+                            // Reported; any well-formed tokens do.
+                            None => out.extend(quote::quote!(false)),
+                        }
+                    }
+                    None => out.push(tt),
+                }
+            }
+            TokenTree::Group(g) => {
+                let mut group =
+                    proc_macro2::Group::new(g.delimiter(), resolve_in_calls(g.stream(), resolve));
+                group.set_span(g.span());
+                out.push(TokenTree::Group(group));
+            }
+            other => out.push(other),
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// Whether the tokens so far end in `.` or `::` (so an identifier next is a field, method or
+/// path segment).
+fn follows_path_or_field(out: &[TokenTree]) -> bool {
+    matches!(out.last(), Some(TokenTree::Punct(p)) if p.as_char() == '.' || p.as_char() == ':')
+}
+
+/// The text of a string or `char` literal.
+fn literal_text(l: &proc_macro2::Literal) -> Option<String> {
+    let lit = syn::Lit::new(l.clone());
+    match lit {
+        syn::Lit::Str(s) => Some(s.value()),
+        syn::Lit::Char(c) => Some(c.value().to_string()),
+        _ => None,
+    }
 }
 
 fn collect_idents(tokens: TokenStream, out: &mut Vec<String>) {

@@ -41,7 +41,7 @@ impl<'a> Validator<'a> {
             );
             return None;
         }
-        match parse_code(self.src, &a.value, a.span, kind) {
+        match self.chart_code(&a.value, a.span, kind) {
             Ok(c) => Some(c),
             Err(d) => {
                 self.diags.push(d);
@@ -161,7 +161,7 @@ impl<'a> Validator<'a> {
                     ) {
                         (Some(x), None) => self.code_attr(x, CodeKind::Expr),
                         (None, Some(t)) if self.datamodel == DatamodelKind::Rust => {
-                            match parse_code(self.src, &t.text, t.span, CodeKind::Expr) {
+                            match self.chart_code(&t.text, t.span, CodeKind::Expr) {
                                 Ok(c) => Some(c),
                                 Err(d) => {
                                     self.diags.push(d);
@@ -298,7 +298,7 @@ impl<'a> Validator<'a> {
             }
             (Some(src), None) => {
                 let text = self.read_included(src)?;
-                match parse_code(self.src, &text, src.span, CodeKind::Statements) {
+                match self.chart_code(&text, src.span, CodeKind::Statements) {
                     Ok(c) => c,
                     Err(d) => {
                         let msg = format!("in `{}`: {}", src.value, d.message);
@@ -307,7 +307,7 @@ impl<'a> Validator<'a> {
                     }
                 }
             }
-            (None, Some(t)) => match parse_code(self.src, &t.text, t.span, CodeKind::Statements) {
+            (None, Some(t)) => match self.chart_code(&t.text, t.span, CodeKind::Statements) {
                 Ok(c) => c,
                 Err(d) => {
                     self.diags.push(d);
@@ -380,10 +380,23 @@ impl<'a> Validator<'a> {
                 None
             }
         };
+        let ty = match c.attr_ns(crate::parse::RUST_NS, "type") {
+            Some(t) if self.datamodel == DatamodelKind::Rust => {
+                match parse_code(self.src, &t.value, t.span, CodeKind::Type) {
+                    Ok(code) => Some(code.tokens),
+                    Err(diag) => {
+                        self.diags.push(diag);
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
         Some(Param {
             name: name.value.clone(),
             expr: expr?,
             error,
+            ty,
         })
     }
 

@@ -176,11 +176,13 @@ impl<'a> Validator<'a> {
             };
             self.included_files.push(path.clone());
             let file = SourceFile::new(path, text.as_str());
-            let parsed = crate::parse::parse(&text);
+            let parsed = crate::parse::parse(file.text());
             let nesting = Nesting {
                 registry: &[],
                 files: vec![path.clone()],
                 depth: self.nesting.depth + 1,
+                verbatim: self.nesting.verbatim,
+                type_name: Some("Invoked"),
             };
             let (chart, diags) = match &parsed {
                 Ok(doc) => validate_root(&doc.root, &file, path.parent(), &nesting),
@@ -211,6 +213,7 @@ impl<'a> Validator<'a> {
         Some(Code {
             text: format!("{key:?}"),
             line,
+            column: self.column(root.span),
             tokens: quote::quote!(::std::string::String::from(#key)),
             idents: Vec::new(),
         })
@@ -275,16 +278,19 @@ impl<'a> Validator<'a> {
             registry: self.nesting.registry,
             files,
             depth: self.nesting.depth + 1,
+            verbatim: self.nesting.verbatim,
+            type_name: Some("Invoked"),
         })
     }
 
     /// `src="child.scxml"` (or `file:child.scxml`), relative to this chart.
     fn child_from_file(&mut self, src: &Attribute) -> Option<crate::chart::Chart> {
         let text = self.read_included(src)?;
-        let relative = src.value.strip_prefix("file:").unwrap_or(&src.value);
-        let path = self.base_dir?.join(relative);
+        let path = self
+            .base_dir?
+            .join(super::files::local_path(&src.value).ok()?);
         let file = SourceFile::new(&path, text.as_str());
-        let document = match crate::parse::parse(&text) {
+        let document = match crate::parse::parse(file.text()) {
             Ok(d) => d,
             Err(diags) => {
                 self.child_file_errors(

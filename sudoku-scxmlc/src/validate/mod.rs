@@ -4,18 +4,24 @@
 //! event-descriptor syntax, and (for `datamodel="rust"`) the syntax of every piece of Rust code.
 
 mod code;
+mod cycles;
+mod data;
 mod executable;
+mod files;
+mod initial;
 mod invoke;
+mod names;
+mod payloads;
 mod reachability;
 mod rules;
 
-use crate::chart::{Block, Chart, Cond, DataInit, DatamodelKind, State, Transition};
+use crate::chart::{Block, Chart, Cond, DatamodelKind, State, Transition};
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use crate::parse::{Attribute, Document, Element, RUST_NS, SCXML_NS};
 use crate::runtime::{normalize_descriptor, StateKind};
 pub(crate) use code::is_rust_ident;
-use code::{parse_code, CodeKind};
-use std::collections::HashMap;
+use code::CodeKind;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Validates a parsed chart. `base_dir` resolves `src` attributes; without it they are errors.
@@ -23,19 +29,31 @@ use std::path::{Path, PathBuf};
 /// Returns the chart when there is no error, and every diagnostic (warnings included).
 ///
 /// `registry` lists the charts (key, file) that `srcexpr` and `<content expr>` may select at
-/// run time (`Config::invocable`).
+/// run time (`Config::invocable`); `names` are the naming options of `Config`.
 pub fn validate(
     doc: &Document,
     src: &SourceFile,
     base_dir: Option<&Path>,
     registry: &[(String, PathBuf)],
+    names: NameOptions<'_>,
 ) -> (Option<Chart>, Vec<Diagnostic>) {
     let nesting = Nesting {
         registry,
         files: vec![src.path().to_path_buf()],
         depth: 0,
+        verbatim: names.verbatim_state_names,
+        type_name: names.type_name,
     };
     validate_root(&doc.root, src, base_dir, &nesting)
+}
+
+/// How `Config` asks for Rust names to be chosen.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NameOptions<'a> {
+    /// `Config::verbatim_state_names`.
+    pub verbatim_state_names: bool,
+    /// `Config::type_name` (children are always `Invoked`).
+    pub type_name: Option<&'a str>,
 }
 
 /// How deeply `<invoke>`d charts may nest inside one another (inline or by `src`).
@@ -51,6 +69,10 @@ pub(crate) struct Nesting<'a> {
     files: Vec<PathBuf>,
     /// How many invokes deep this chart is.
     depth: usize,
+    /// `Config::verbatim_state_names`.
+    verbatim: bool,
+    /// The machine type's name, when not derived from the chart's name.
+    type_name: Option<&'a str>,
 }
 
 /// Validates the chart whose `<scxml>` element is `root` (the document's root, or an inline
@@ -71,6 +93,7 @@ fn validate_root(
         states: Vec::new(),
         elements: Vec::new(),
         ids: HashMap::new(),
+        invalid_id_words: HashSet::new(),
         transitions: Vec::new(),
         datamodel: DatamodelKind::Null,
         data: Vec::new(),
@@ -87,6 +110,7 @@ fn validate_root(
     // Warnings only for a chart without errors: they would mostly echo the errors.
     if let (Some(chart), false) = (&chart, has_error) {
         v.diags.extend(reachability::warnings(chart));
+        v.diags.extend(cycles::warnings(chart));
     }
     (if has_error { None } else { chart }, v.diags)
 }
@@ -101,6 +125,8 @@ pub(crate) struct Validator<'a> {
     states: Vec<State>,
     elements: Vec<&'a Element>,
     ids: HashMap<String, usize>,
+    /// The words of state ids refused for holding white space.
+    invalid_id_words: HashSet<String>,
     transitions: Vec<Transition>,
     datamodel: DatamodelKind,
     data: Vec<crate::chart::Data>,
@@ -175,26 +201,46 @@ impl<'a> Validator<'a> {
                     .map_or("Chart".into(), |s| s.to_string_lossy().into_owned())
             });
 
-        // Pass 1: number the states in document order, check ids.
+        // Pass 1: number the states in document order, check ids. The tables are sized
+        // first: grown by doubling, they took twice the memory of a big chart's states.
+        let (n_states, n_transitions) = count_states(root);
+        self.states.reserve_exact(n_states);
+        self.elements.reserve_exact(n_states);
+        self.ids.reserve(n_states);
+        // A compound state's initial transition, a history's default: at most one per state.
+        self.transitions.reserve_exact(n_transitions + n_states);
         self.collect_state(root, None);
         if self.states.len() == 1 {
-            self.error(root.span, "the chart has no states");
-            return None;
+            // Qt Creator's template for a new chart: valid SCXML (3.2: zero or more states).
+            self.diags.push(
+                Diagnostic::warning(root.span, "the chart has no states: its machine starts, has an empty configuration and never changes")
+                    .with_help("add a `<state>`, `<parallel>` or `<final>`"),
+            );
         }
         // Datamodel: every <datamodel> anywhere, each item with the state that declares it.
-        let state_at: HashMap<usize, usize> = self
-            .states
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.span.start, i))
-            .collect();
-        self.collect_data(root, 0, &state_at);
+        self.collect_data(root, 0);
         // Pass 2: transitions, initial, history, executable content.
         for index in 0..self.states.len() {
             self.resolve_state(index);
         }
         let script = self.top_level_script(root);
-        Some(Chart {
+        let declared_events = self.declared_events(root);
+        for (state, name) in self.state_names().into_iter().enumerate() {
+            self.states[state].rust_name = name;
+        }
+        for s in &mut self.states {
+            s.children.shrink_to_fit();
+            s.transitions.shrink_to_fit();
+        }
+        let event_consts = self.event_consts();
+        let event_variants = self.event_variants();
+        let type_name = self.type_name(&name);
+        let mut chart = Chart {
+            type_name,
+            source_hash: self.src.fingerprint(),
+            event_consts,
+            event_variants,
+            declared_events,
             name,
             file: self.src.path().display().to_string(),
             datamodel: self.datamodel,
@@ -207,7 +253,12 @@ impl<'a> Validator<'a> {
             children: std::mem::take(&mut self.children),
             event_names: std::mem::take(&mut self.event_names),
             included_files: std::mem::take(&mut self.included_files),
-        })
+            event_payloads: Vec::new(),
+        };
+        let (payloads, diags) = payloads::payloads(&chart);
+        self.diags.extend(diags);
+        chart.event_payloads = payloads;
+        Some(chart)
     }
 
     /// Checks attributes and children of an element against the rules table, recursively for
@@ -222,10 +273,17 @@ impl<'a> Validator<'a> {
                     a.name_span,
                     format!("`<{}>` has no attribute `{}`", e.name, a.name),
                 ),
-                Some(RUST_NS) if !(e.name == "data" && a.name == "type") => self.error(
-                    a.name_span,
-                    format!("unknown attribute `rs:{}` on `<{}>`", a.name, e.name),
-                ),
+                Some(RUST_NS)
+                    if !matches!(
+                        (e.name.as_str(), a.name.as_str()),
+                        ("data" | "param", "type") | ("state" | "parallel" | "final", "name")
+                    ) =>
+                {
+                    self.error(
+                        a.name_span,
+                        format!("unknown attribute `rs:{}` on `<{}>`", a.name, e.name),
+                    );
+                }
                 Some(ns) if ns.starts_with("unknown-prefix:") => self.error(
                     a.name_span,
                     format!("attribute `{}` uses an undeclared namespace prefix", a.name),
@@ -293,12 +351,21 @@ impl<'a> Validator<'a> {
         let (id, generated_id) = match e.attr("id") {
             Some(a) => {
                 if a.value.is_empty() || a.value.chars().any(char::is_whitespace) {
+                    // Targets naming it are split into its words: those are not reported
+                    // again (one error per mistake).
+                    self.invalid_id_words
+                        .extend(a.value.split_whitespace().map(str::to_owned));
                     self.error(
                         a.span,
                         format!(
                             "state id `{}` must be a non-empty name without spaces",
                             a.value
                         ),
+                    );
+                } else if !is_xml_id(&a.value) {
+                    self.diags.push(
+                        Diagnostic::error(a.span, format!("state id `{}` is not a valid XML ID", a.value))
+                            .with_help("an id is an XML name (SCXML 1.0, 3.14: type ID): a letter or `_`, then letters, digits, `.`, `-` and `_`"),
                     );
                 }
                 if let Some(&first) = self.ids.get(&a.value) {
@@ -329,6 +396,7 @@ impl<'a> Validator<'a> {
             onentry: Vec::new(),
             onexit: Vec::new(),
             donedata: None,
+            rust_name: None,
             line: self.line(e.span),
             span: e.span,
             comment: e.comment.clone(),
@@ -349,173 +417,6 @@ impl<'a> Validator<'a> {
         index
     }
 
-    /// The `<data>` items of `e` (state `state`) and of its descendant states; `state_at`
-    /// maps an element's start offset to its state index.
-    fn collect_data(&mut self, e: &'a Element, state: usize, state_at: &HashMap<usize, usize>) {
-        for child in e.elements().filter(|c| c.is_scxml()) {
-            match child.name.as_str() {
-                "datamodel" => {
-                    self.check_element(child);
-                    for d in child
-                        .elements()
-                        .filter(|c| c.is_scxml() && c.name == "data")
-                    {
-                        self.check_element(d);
-                        self.data_item(d, state);
-                    }
-                }
-                "state" | "parallel" | "final" => {
-                    let index = state_at.get(&child.span.start).copied().unwrap_or(state);
-                    self.collect_data(child, index, state_at);
-                }
-                _ => {}
-            }
-        }
-    }
-
-    fn data_item(&mut self, d: &Element, state: usize) {
-        let line = self.line(d.span);
-        let Some(id) = d.attr("id") else {
-            self.error(d.span, "`<data>` needs an `id`");
-            return;
-        };
-        if self.datamodel == DatamodelKind::Null {
-            self.diags.push(
-                Diagnostic::error(d.span, "the null datamodel has no data")
-                    .with_help("use datamodel=\"rust\" to declare `<data>`"),
-            );
-            return;
-        }
-        if !is_rust_ident(&id.value)
-            || id.value.starts_with("__")
-            || is_system_variable(&id.value)
-            || id.value == "In"
-        {
-            self.diags.push(
-                Diagnostic::error(id.span, format!("data id `{}` is not usable as a Rust name", id.value))
-                    .with_help("with datamodel=\"rust\", a `<data id>` is a Rust identifier (not a keyword, not starting with `__`, not `_event`, `_name`, `_sessionid`, `_ioprocessors` or `In`)"),
-            );
-            return;
-        }
-        if let Some(&first) = self.data_ids.get(&id.value) {
-            let l = self.data[first].line;
-            self.error(
-                id.span,
-                format!(
-                    "duplicate data id `{}` (first declared at line {l})",
-                    id.value
-                ),
-            );
-            return;
-        }
-        let (ty, ty_text) = match d.attr_ns(RUST_NS, "type") {
-            Some(t) => match parse_code(self.src, &t.value, t.span, CodeKind::Type) {
-                Ok(code) => (Some(code.tokens), Some(t.value.clone())),
-                Err(diag) => {
-                    self.diags.push(diag);
-                    return;
-                }
-            },
-            None => (None, None),
-        };
-        let text = d.text().filter(|t| !t.text.trim().is_empty());
-        let sources = [
-            d.attr("expr").is_some(),
-            d.attr("src").is_some(),
-            text.is_some(),
-        ];
-        if sources.iter().filter(|&&b| b).count() > 1 {
-            self.error(
-                d.span,
-                format!(
-                    "`<data id=\"{}\">` has more than one of `expr`, `src` and content",
-                    id.value
-                ),
-            );
-        }
-        let chart = d.elements().find(|c| c.is_scxml() && c.name == "scxml");
-        let init = if let Some(root) = chart {
-            self.chart_value(root)
-                .map_or(DataInit::Default, DataInit::Expr)
-        } else if let Some(expr) = d.attr("expr") {
-            match parse_code(self.src, &expr.value, expr.span, CodeKind::Expr) {
-                Ok(code) => DataInit::Expr(code),
-                Err(diag) => {
-                    self.diags.push(diag);
-                    DataInit::Default
-                }
-            }
-        } else if let Some(src) = d.attr("src") {
-            match self.read_included(src) {
-                Some(text) => self.json_init(&text, src.span),
-                None => DataInit::Default,
-            }
-        } else if let Some(t) = text {
-            self.json_init(&t.text, t.span)
-        } else {
-            DataInit::Default
-        };
-        self.data_ids.insert(id.value.clone(), self.data.len());
-        self.data.push(crate::chart::Data {
-            id: id.value.clone(),
-            ty,
-            ty_text,
-            init,
-            state,
-            line,
-        });
-    }
-
-    fn json_init(&mut self, text: &str, span: Span) -> DataInit {
-        if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
-            self.error(span, format!("data content is not valid JSON: {e}"));
-        }
-        DataInit::Json(text.trim().to_owned())
-    }
-
-    /// Reads a file named by a `src` attribute, relative to the chart.
-    pub(super) fn read_included(&mut self, src: &Attribute) -> Option<String> {
-        let Some(base) = self.base_dir else {
-            self.error(
-                src.span,
-                "`src` needs the chart's folder; compile the chart from a file",
-            );
-            return None;
-        };
-        // A relative `file:` URI (`file:test552.txt`, as the W3C tests write it) names the
-        // same file as the bare path.
-        let relative = src.value.strip_prefix("file:").unwrap_or(&src.value);
-        let path = base.join(relative);
-        match std::fs::metadata(&path) {
-            Ok(m) if !m.is_file() => {
-                self.error(
-                    src.span,
-                    format!("`{}` is not a regular file", path.display()),
-                );
-                return None;
-            }
-            Ok(m) if m.len() > crate::parse::MAX_SIZE as u64 => {
-                let max = crate::parse::MAX_SIZE;
-                self.error(
-                    src.span,
-                    format!("`{}` is larger than {max} bytes", path.display()),
-                );
-                return None;
-            }
-            _ => {}
-        }
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
-                self.included_files.push(path);
-                Some(text)
-            }
-            Err(e) => {
-                self.error(src.span, format!("cannot read `{}`: {e}", path.display()));
-                None
-            }
-        }
-    }
-
     fn resolve_targets(&mut self, attr: &Attribute) -> Option<Vec<usize>> {
         let mut targets = Vec::new();
         let mut ok = true;
@@ -525,6 +426,7 @@ impl<'a> Validator<'a> {
             offset = at + token.len();
             match self.ids.get(token) {
                 Some(&t) => targets.push(t),
+                None if self.invalid_id_words.contains(token) => ok = false,
                 None => {
                     ok = false;
                     let span = attr.span.slice(at..at + token.len());
@@ -543,7 +445,7 @@ impl<'a> Validator<'a> {
         ok.then_some(targets)
     }
 
-    fn closest_id(&self, token: &str) -> Option<String> {
+    pub(crate) fn closest_id(&self, token: &str) -> Option<String> {
         self.ids
             .keys()
             .map(|id| (edit_distance(id, token), id))
@@ -567,7 +469,12 @@ impl<'a> Validator<'a> {
         let e = self.elements[index];
         let kind = self.states[index].kind;
         let id = self.states[index].id.clone();
-        for child in e.elements().filter(|c| c.is_scxml()) {
+        // `<scxml>` allows none of the children handled here: `check_element` reported them,
+        // and validating them as well would report their own problems twice.
+        let children = e
+            .elements()
+            .filter(|c| c.is_scxml() && kind != StateKind::Root);
+        for child in children {
             match child.name.as_str() {
                 "transition" if !kind.is_history() => {
                     if kind == StateKind::Final {
@@ -589,7 +496,7 @@ impl<'a> Validator<'a> {
                 "donedata" => {
                     self.check_element(child);
                     let dd = self.donedata(child);
-                    self.states[index].donedata = Some(dd);
+                    self.states[index].donedata = Some(Box::new(dd));
                 }
                 "invoke" => {
                     if let Some(invoke) = self.invoke(child, index) {
@@ -620,174 +527,6 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn initial(&mut self, index: usize, e: &'a Element) {
-        let initial_elem = e.elements().find(|c| c.is_scxml() && c.name == "initial");
-        let attr = e.attr("initial");
-        let id = self.states[index].id.clone();
-        let (targets, content, line) = match (attr, initial_elem) {
-            (Some(a), Some(i)) => {
-                self.error(
-                    i.span,
-                    format!(
-                        "state `{id}` has both an `initial` attribute and an `<initial>` element"
-                    ),
-                );
-                let _ = a;
-                return;
-            }
-            (Some(a), None) => {
-                let Some(targets) = self.resolve_targets(a) else {
-                    return;
-                };
-                for &t in &targets {
-                    if !self.is_descendant(t, index) {
-                        let msg = format!(
-                            "initial state `{}` is not a descendant of `{id}`",
-                            self.states[t].id
-                        );
-                        self.error(a.span, msg);
-                        return;
-                    }
-                }
-                (targets, None, self.line(a.span))
-            }
-            (None, Some(i)) => {
-                self.check_element(i);
-                let mut ts = i
-                    .elements()
-                    .filter(|c| c.is_scxml() && c.name == "transition");
-                let Some(t) = ts.next() else {
-                    self.error(i.span, "`<initial>` needs one `<transition>`");
-                    return;
-                };
-                if let Some(extra) = ts.next() {
-                    self.error(extra.span, "`<initial>` has exactly one `<transition>`");
-                }
-                self.check_element(t);
-                for forbidden in ["event", "cond"] {
-                    if let Some(a) = t.attr(forbidden) {
-                        self.error(
-                            a.name_span,
-                            format!("the transition of `<initial>` cannot have `{forbidden}`"),
-                        );
-                    }
-                }
-                let Some(ta) = t.attr("target") else {
-                    self.error(t.span, "the transition of `<initial>` needs a `target`");
-                    return;
-                };
-                let Some(targets) = self.resolve_targets(ta) else {
-                    return;
-                };
-                for &target in &targets {
-                    if !self.is_descendant(target, index) {
-                        let msg = format!(
-                            "initial state `{}` is not a descendant of `{id}`",
-                            self.states[target].id
-                        );
-                        self.error(ta.span, msg);
-                        return;
-                    }
-                }
-                let content = self.block(t, format!("<initial> transition of `{id}`"));
-                (targets, Some(content), self.line(t.span))
-            }
-            (None, None) => {
-                let first = self.states[index]
-                    .children
-                    .iter()
-                    .copied()
-                    .find(|&c| !self.states[c].kind.is_history());
-                let Some(first) = first else { return };
-                (vec![first], None, self.states[index].line)
-            }
-        };
-        let t = self.transitions.len();
-        self.transitions.push(Transition {
-            source: index,
-            events: Vec::new(),
-            event_text: None,
-            cond: None,
-            targets,
-            internal: true,
-            content: content.filter(|b| !b.body.is_empty()),
-            line,
-            span: self.states[index].span,
-        });
-        self.states[index].initial = Some(t);
-    }
-
-    fn history_default(&mut self, index: usize, e: &'a Element) {
-        let id = self.states[index].id.clone();
-        let parent = self.states[index].parent.expect("history has a parent");
-        if self.states[parent].kind == StateKind::Root {
-            self.error(e.span, "`<history>` cannot be a child of `<scxml>`");
-            return;
-        }
-        let mut ts = e
-            .elements()
-            .filter(|c| c.is_scxml() && c.name == "transition");
-        let Some(t) = ts.next() else {
-            self.error(
-                e.span,
-                format!("history state `{id}` needs a default `<transition>`"),
-            );
-            return;
-        };
-        if let Some(extra) = ts.next() {
-            self.error(
-                extra.span,
-                format!("history state `{id}` has exactly one `<transition>`"),
-            );
-        }
-        self.check_element(t);
-        for forbidden in ["event", "cond"] {
-            if let Some(a) = t.attr(forbidden) {
-                self.error(
-                    a.name_span,
-                    format!("the default transition of history `{id}` cannot have `{forbidden}`"),
-                );
-            }
-        }
-        let Some(ta) = t.attr("target") else {
-            self.error(
-                t.span,
-                format!("the default transition of history `{id}` needs a `target`"),
-            );
-            return;
-        };
-        let Some(targets) = self.resolve_targets(ta) else {
-            return;
-        };
-        // A shallow history's default usually names children of the parent; like Appendix D
-        // (addDescendantStatesToEnter, then addAncestorStatesToEnter up to the parent), any
-        // descendant of the parent works, for either type.
-        for &target in &targets {
-            if !self.is_descendant(target, parent) || self.states[target].kind.is_history() {
-                let msg = format!(
-                    "the default of history `{id}` must be a state inside `{}`, not `{}`",
-                    self.states[parent].id, self.states[target].id
-                );
-                self.error(ta.span, msg);
-                return;
-            }
-        }
-        let content = self.block(t, format!("default transition of history `{id}`"));
-        let tr = self.transitions.len();
-        self.transitions.push(Transition {
-            source: index,
-            events: Vec::new(),
-            event_text: None,
-            cond: None,
-            targets,
-            internal: false,
-            content: Some(content).filter(|b| !b.body.is_empty()),
-            line: self.line(t.span),
-            span: t.span,
-        });
-        self.states[index].initial = Some(tr);
-    }
-
     fn transition(&mut self, t: &'a Element, source: usize) -> Option<usize> {
         self.check_element(t);
         let line = self.line(t.span);
@@ -816,7 +555,7 @@ impl<'a> Validator<'a> {
                 events.push(normalized);
             }
         }
-        let cond = t.attr("cond").and_then(|c| self.cond(c));
+        let cond = t.attr("cond").and_then(|c| self.cond(c)).map(Box::new);
         let targets = match t.attr("target") {
             Some(a) => self.resolve_targets(a)?,
             None => Vec::new(),
@@ -835,6 +574,10 @@ impl<'a> Validator<'a> {
         let id = self.states[source].id.clone();
         let content = self.block(t, format!("<transition> of `{id}`"));
         let index = self.transitions.len();
+        // Lists of one or two grow to four entries; a big chart has many transitions.
+        let (mut events, mut targets) = (events, targets);
+        events.shrink_to_fit();
+        targets.shrink_to_fit();
         self.transitions.push(Transition {
             source,
             events,
@@ -847,6 +590,72 @@ impl<'a> Validator<'a> {
             span: t.span,
         });
         Some(index)
+    }
+
+    /// The `<rs:event name="..." type="..."/>` children of `<scxml>`: what the events carry.
+    /// Each name is noted as an event the chart uses.
+    fn declared_events(&mut self, root: &Element) -> Vec<crate::chart::DeclaredEvent> {
+        let mut declared: Vec<crate::chart::DeclaredEvent> = Vec::new();
+        for e in root.elements() {
+            if e.namespace.as_deref() != Some(RUST_NS) {
+                continue;
+            }
+            if e.name != "event" {
+                self.error(
+                    e.span,
+                    format!(
+                        "`<rs:{}>` is not an element of the rust datamodel (`<rs:event>` is)",
+                        e.name
+                    ),
+                );
+                continue;
+            }
+            if self.datamodel != DatamodelKind::Rust && e.attr("type").is_some() {
+                self.error(e.span, "`<rs:event type>` needs `datamodel=\"rust\"`");
+                continue;
+            }
+            for a in &e.attrs {
+                if a.namespace.is_some() || !["name", "type"].contains(&a.name.as_str()) {
+                    self.error(
+                        a.name_span,
+                        format!("`<rs:event>` has no attribute `{}`", a.name),
+                    );
+                }
+            }
+            let Some(name) = e.attr("name") else {
+                self.error(e.span, "`<rs:event>` needs a `name`");
+                continue;
+            };
+            if !is_event_name(&name.value) {
+                self.error(name.span, format!("`{}` is not an event name", name.value));
+                continue;
+            }
+            if declared.iter().any(|d| d.name == name.value) {
+                self.error(
+                    name.span,
+                    format!("event `{}` is declared twice", name.value),
+                );
+                continue;
+            }
+            let (ty, ty_text) = match e.attr("type") {
+                Some(t) => match code::parse_code(self.src, &t.value, t.span, CodeKind::Type) {
+                    Ok(code) => (Some(code.tokens), Some(t.value.clone())),
+                    Err(diag) => {
+                        self.diags.push(diag);
+                        continue;
+                    }
+                },
+                None => (None, None),
+            };
+            self.note_event(&name.value, name.span);
+            declared.push(crate::chart::DeclaredEvent {
+                name: name.value.clone(),
+                ty,
+                ty_text,
+                span: e.span,
+            });
+        }
+        declared
     }
 
     fn note_event(&mut self, name: &str, span: Span) {
@@ -880,15 +689,13 @@ impl<'a> Validator<'a> {
                     None
                 }
             },
-            DatamodelKind::Rust => {
-                match parse_code(self.src, &attr.value, attr.span, CodeKind::Expr) {
-                    Ok(code) => Some(Cond::Rust(code)),
-                    Err(d) => {
-                        self.diags.push(d);
-                        None
-                    }
+            DatamodelKind::Rust => match self.chart_code(&attr.value, attr.span, CodeKind::Expr) {
+                Ok(code) => Some(Cond::Rust(code)),
+                Err(d) => {
+                    self.diags.push(d);
+                    None
                 }
-            }
+            },
         }
     }
 
@@ -911,6 +718,23 @@ impl<'a> Validator<'a> {
             body,
         })
     }
+}
+
+/// How many states (the root included) and `<transition>`s the chart rooted at `root` holds.
+fn count_states(root: &Element) -> (usize, usize) {
+    let (mut states, mut transitions) = (0, 0);
+    let mut work = vec![root];
+    while let Some(e) = work.pop() {
+        states += 1;
+        for c in e.elements().filter(|c| c.is_scxml()) {
+            match c.name.as_str() {
+                "state" | "parallel" | "final" | "history" => work.push(c),
+                "transition" => transitions += 1,
+                _ => {}
+            }
+        }
+    }
+    (states, transitions)
 }
 
 /// `In(id)`, `In('id')` or `In("id")` → `id`.
@@ -955,6 +779,20 @@ pub fn is_event_name(name: &str) -> bool {
         })
 }
 
+/// Whether `s` is an XML `NCName`, the lexical space of an SCXML `id` (XML Schema `ID`): a
+/// letter or `_` first, then letters, digits, `.`, `-`, `_`, `·` and combining marks.
+pub fn is_xml_id(s: &str) -> bool {
+    let mut chars = s.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    (first.is_alphabetic() || first == '_')
+        && chars.all(|c| {
+            c.is_alphanumeric()
+                || matches!(c, '.' | '-' | '_' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
+        })
+}
+
 /// System variables of SCXML 1.0, section 5.10.
 pub fn is_system_variable(name: &str) -> bool {
     matches!(name, "_event" | "_name" | "_sessionid" | "_ioprocessors")
@@ -986,6 +824,25 @@ mod tests {
         }
         for bad in ["a..b", ".a", "a*", "*.a", "a.**", "", "o!", "a b", "x/y"] {
             assert!(!is_event_descriptor(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn ids_are_xml_names() {
+        for ok in [
+            "a",
+            "_",
+            "__valid",
+            "foo.bar",
+            "foo-bar",
+            "näl",
+            "q\u{ff}\u{300}i",
+            "S1",
+        ] {
+            assert!(is_xml_id(ok), "{ok}");
+        }
+        for bad in ["", "1", "1st", "o]erand1", "anyp\\ace", "a:b", "-a", ".a"] {
+            assert!(!is_xml_id(bad), "{bad}");
         }
     }
 

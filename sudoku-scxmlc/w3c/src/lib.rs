@@ -1,6 +1,7 @@
 //! The W3C SCXML 1.0 Implementation Report tests, compiled at build time by `sudoku-scxmlc`.
 //!
-//! `build.rs` rewrites each `txml/testNNN.txml` of the tests folder into a `rust`-datamodel
+//! `build.rs` rewrites each `txml/testNNN.txml` of the tests folder (`testdata/`, the suite as
+//! W3C publishes it, or another one chosen with `SCXML_W3C_DIR`) into a `rust`-datamodel
 //! chart (see `build/rewrite.rs` for the `conf:` vocabulary), or keeps it as a `null` chart,
 //! compiles it into a module of [`charts`], and lists every test in [`CASES`].
 //! `tests/w3c.rs` runs them on a virtual clock and prints one line per test:

@@ -63,33 +63,58 @@ fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
+/// The latest machine time a journal line may carry, in milliseconds (about 35 years): a
+/// larger one is damage, not play.
+pub const MAX_TIME_MS: u64 = 1 << 40;
+
+/// A journal as read: the entries up to the first damaged line, and that damage.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Parsed {
+    /// The entries that read back, in order: every one before the damage.
+    pub entries: Vec<Entry>,
+    /// The first damaged line (1-based) and what is wrong with it, if any.
+    pub damage: Option<(usize, String)>,
+}
+
 /// Reads a journal's text.
 ///
-/// A last line without its newline, or one that does not parse, is the write a crash
-/// interrupted: it is dropped, as it never completed. Any other line that does not parse
-/// means the file was damaged.
-///
-/// # Errors
-/// `line N: reason` for a damaged line.
-pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
-    let mut entries = Vec::new();
+/// A last line without its newline is the write a crash interrupted: it is dropped, as it
+/// never completed (each line is written with its newline in one call). A line that does not
+/// parse, a
+/// time going backwards or a time past [`MAX_TIME_MS`] is damage: reading stops there, and
+/// the entries before it are kept.
+pub fn parse(text: &str) -> Parsed {
+    let mut parsed = Parsed::default();
     let complete = text.ends_with('\n');
     let lines: Vec<&str> = text.split_terminator('\n').collect();
     for (i, line) in lines.iter().enumerate() {
         let last = i + 1 == lines.len();
-        match serde_json::from_str::<Entry>(line) {
-            Ok(entry) if !last || complete => entries.push(entry),
-            Ok(_) => {} // torn: the newline never made it
-            Err(_) if last => {}
-            Err(e) => return Err(format!("line {}: {e}", i + 1)),
+        // The last line without its newline is the write a crash interrupted.
+        if last && !complete {
+            break;
         }
-    }
-    for pair in entries.windows(2) {
-        if pair[1].t < pair[0].t {
-            return Err("the journal's times go backwards".into());
+        let entry = match serde_json::from_str::<Entry>(line) {
+            Ok(entry) => entry,
+            Err(e) => {
+                parsed.damage = Some((i + 1, e.to_string()));
+                break;
+            }
+        };
+        let previous = parsed.entries.last().map_or(0, |e| e.t);
+        let problem = if entry.t > MAX_TIME_MS {
+            Some(format!("the time {} ms is out of range", entry.t))
+        } else if entry.t < previous {
+            Some("the time goes backwards".to_owned())
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            parsed.damage = Some((i + 1, problem));
+            break;
         }
+        parsed.entries.push(entry);
     }
-    Ok(entries)
+    parsed
 }
 
 #[cfg(test)]
@@ -107,24 +132,32 @@ mod tests {
         );
         assert_eq!(b.line(), "{\"t\":7000}\n");
         let text = a.line() + &b.line();
-        assert_eq!(parse(&text), Ok(vec![a.clone(), b.clone()]));
-        // Cut anywhere inside the last line: only the whole lines come back.
+        assert_eq!(parse(&text).entries, [a.clone(), b.clone()]);
+        // Cut anywhere inside the last line: only the whole lines come back, and that is no
+        // damage.
         for cut in text.len() - b.line().len()..text.len() {
-            assert_eq!(parse(&text[..cut]), Ok(vec![a.clone()]), "cut at {cut}");
+            let cut_short = parse(&text[..cut]);
+            assert_eq!(cut_short.entries, std::slice::from_ref(&a), "cut at {cut}");
+            assert_eq!(cut_short.damage, None);
         }
-        assert_eq!(parse(""), Ok(vec![]));
+        assert_eq!(parse(""), Parsed::default());
     }
 
     #[test]
-    fn damage_in_the_middle_is_an_error() {
+    fn damage_stops_the_reading_and_keeps_what_came_before() {
         let a = Entry::time(Duration::from_secs(1)).line();
-        assert!(parse(&format!("{a}garbage\n{a}"))
-            .unwrap_err()
-            .starts_with("line 2:"));
+        let broken = parse(&format!("{a}garbage\n{a}"));
+        assert_eq!(broken.entries.len(), 1);
+        assert_eq!(broken.damage.as_ref().map(|d| d.0), Some(2));
         let late = Entry::time(Duration::from_secs(9)).line();
-        assert!(
-            parse(&format!("{late}{a}")).is_err(),
-            "time going backwards"
+        let backwards = parse(&format!("{late}{a}"));
+        assert_eq!(backwards.entries.len(), 1);
+        assert_eq!(
+            backwards.damage,
+            Some((2, "the time goes backwards".into()))
         );
+        let huge = parse("{\"t\":18446744073709551615}\n");
+        assert!(huge.entries.is_empty());
+        assert!(huge.damage.unwrap().1.contains("out of range"));
     }
 }

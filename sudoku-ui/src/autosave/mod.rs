@@ -16,7 +16,12 @@
 //! never replayed.
 //!
 //! A save that cannot be used is set aside (renamed with a `.bad-<n>` suffix) rather than
-//! deleted, and at most [`KEPT_BAD`] such sets are kept.
+//! deleted, and at most [`KEPT_BAD`] such sets are kept. A journal damaged in the middle is
+//! replayed up to the damage, and a copy of it is set aside.
+//!
+//! One window at a time owns the folder: [`Autosave::open`] takes an exclusive lock on
+//! `lock` in it, held until the [`Autosave`] is dropped, so a second copy of the game cannot
+//! delete the journal the first one is writing.
 
 pub mod journal;
 
@@ -65,6 +70,12 @@ pub enum AutosaveError {
         /// What the operating system said.
         source: std::io::Error,
     },
+    /// Another copy of the game holds the save folder.
+    #[error("{} is in use by another Sudoku window", path.display())]
+    Busy {
+        /// The save folder.
+        path: PathBuf,
+    },
     /// A file is not a save of this game (damaged, or written by another version).
     #[error("{}: not a saved game: {message}", path.display())]
     Invalid {
@@ -97,18 +108,26 @@ impl AutosaveError {
 pub struct Restored {
     /// The machine at the last compaction.
     pub snapshot: Snapshot,
-    /// The events since, in order.
+    /// The events since, in order (up to the damage, if any).
     pub journal: Vec<Entry>,
+    /// Where the journal is damaged: the file, the 1-based line and what is wrong. The
+    /// entries after it are lost; [`Autosave::keep_damaged_journal`] sets a copy aside.
+    pub damage: Option<(PathBuf, usize, String)>,
 }
 
 /// The save folder in use: appends to the current journal, compacts, sets aside.
 #[derive(Debug)]
 pub struct Autosave {
     dir: PathBuf,
+    /// Held open for its lock.
+    _lock: Option<File>,
     generation: u64,
     journal: Option<File>,
     journal_bytes: u64,
     snapshot_bytes: u64,
+    /// A write failed, so the journal may end in a torn line: nothing more is appended to
+    /// it, and the next compaction starts a clean one.
+    torn: bool,
 }
 
 /// The default save folder: the player's data folder (`~/.local/share/sudoku` on Linux);
@@ -126,24 +145,57 @@ impl Autosave {
     fn new(dir: &Path) -> Self {
         Autosave {
             dir: dir.to_owned(),
+            _lock: None,
             generation: 0,
             journal: None,
             journal_bytes: 0,
             snapshot_bytes: 0,
+            torn: false,
         }
     }
 
-    /// Opens the save folder `dir` and reads the save in it, if any. Nothing is written:
-    /// the caller restores the machine, then calls [`Autosave::compact`] with its snapshot,
-    /// which starts a fresh journal.
+    /// Opens the save folder `dir` (created if needed), takes its lock, and reads the save in
+    /// it, if any. Nothing else is written: the caller restores the machine, then calls
+    /// [`Autosave::compact`] with its snapshot, which starts a fresh journal.
     ///
     /// # Errors
-    /// The problem with the save found, with the store still usable: the caller may
-    /// [`Autosave::set_aside`] it and start a new game.
-    pub fn open(dir: &Path) -> (Autosave, Result<Option<Restored>, AutosaveError>) {
+    /// [`AutosaveError::Busy`] when another window holds the folder (then no `Autosave` is
+    /// returned: this window must not write there), [`AutosaveError::Io`] when the folder
+    /// cannot be created or locked. Otherwise the store is returned with the result of
+    /// reading the save: a problem there leaves the store usable, and the caller may
+    /// [`Autosave::set_aside`] the save and start a new game.
+    #[allow(
+        clippy::type_complexity,
+        reason = "the store, and apart from it the outcome of reading what it holds"
+    )]
+    pub fn open(
+        dir: &Path,
+    ) -> Result<(Autosave, Result<Option<Restored>, AutosaveError>), AutosaveError> {
         let mut save = Autosave::new(dir);
+        save.lock()?;
         let result = save.read();
-        (save, result)
+        Ok((save, result))
+    }
+
+    fn lock(&mut self) -> Result<(), AutosaveError> {
+        fs::create_dir_all(&self.dir).map_err(AutosaveError::io(&self.dir))?;
+        let path = self.path("lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(AutosaveError::io(&path))?;
+        match file.try_lock() {
+            Ok(()) => {
+                self._lock = Some(file);
+                Ok(())
+            }
+            Err(fs::TryLockError::WouldBlock) => Err(AutosaveError::Busy {
+                path: self.dir.clone(),
+            }),
+            Err(fs::TryLockError::Error(source)) => Err(AutosaveError::Io { path, source }),
+        }
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -178,16 +230,26 @@ impl Autosave {
                 ),
             ));
         }
+        if saved.generation == u64::MAX {
+            return Err(AutosaveError::invalid(
+                &path,
+                "the generation is out of range",
+            ));
+        }
         self.generation = saved.generation;
         self.snapshot_bytes = bytes.len() as u64;
         let journal_path = self.path(&journal_name(saved.generation));
-        let journal = match fs::read(&journal_path) {
+        let (journal, damage) = match fs::read(&journal_path) {
             Ok(bytes) => {
-                let text = String::from_utf8(bytes)
-                    .map_err(|_| AutosaveError::invalid(&journal_path, "not UTF-8 text"))?;
-                journal::parse(&text).map_err(|m| AutosaveError::invalid(&journal_path, m))?
+                // A journal of moves is text; a byte that is not is damage like any other.
+                let text = String::from_utf8_lossy(&bytes);
+                let parsed = journal::parse(&text);
+                let damage = parsed
+                    .damage
+                    .map(|(line, reason)| (journal_path.clone(), line, reason));
+                (parsed.entries, damage)
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Vec::new(), None),
             Err(source) => {
                 return Err(AutosaveError::Io {
                     path: journal_path,
@@ -198,7 +260,23 @@ impl Autosave {
         Ok(Some(Restored {
             snapshot: saved.machine,
             journal,
+            damage,
         }))
+    }
+
+    /// Sets a copy of the damaged journal aside (as a set of its own), before the next
+    /// compaction deletes it. Returns where the copy went.
+    ///
+    /// # Errors
+    /// When the copy cannot be written.
+    pub fn keep_damaged_journal(&mut self) -> Result<PathBuf, AutosaveError> {
+        let name = journal_name(self.generation);
+        let from = self.path(&name);
+        let n = self.bad_sets().last().map_or(1, |(n, _)| n + 1);
+        let to = self.path(&format!("{name}.bad-{n}"));
+        fs::copy(&from, &to).map_err(AutosaveError::io(&from))?;
+        self.forget_old_bad_sets();
+        Ok(to)
     }
 
     /// Appends an event submitted at machine time `now`.
@@ -218,6 +296,19 @@ impl Autosave {
     }
 
     fn append(&mut self, entry: &Entry) -> Result<(), AutosaveError> {
+        if self.torn {
+            // The compaction that follows the event writes it in the snapshot.
+            return Ok(());
+        }
+        let result = self.append_line(entry);
+        if result.is_err() {
+            self.torn = true;
+            self.journal = None;
+        }
+        result
+    }
+
+    fn append_line(&mut self, entry: &Entry) -> Result<(), AutosaveError> {
         let path = self.path(&journal_name(self.generation));
         if self.journal.is_none() {
             fs::create_dir_all(&self.dir).map_err(AutosaveError::io(&self.dir))?;
@@ -239,7 +330,7 @@ impl Autosave {
 
     /// Whether the journal has grown enough that [`Autosave::compact`] should run.
     pub fn wants_compaction(&self) -> bool {
-        self.journal_bytes >= self.snapshot_bytes.max(MIN_COMPACT_BYTES)
+        self.torn || self.journal_bytes >= self.snapshot_bytes.max(MIN_COMPACT_BYTES)
     }
 
     /// Bytes appended to the current journal.
@@ -254,7 +345,7 @@ impl Autosave {
     /// # Errors
     /// When the folder or file cannot be written; the old save is then still in place.
     pub fn compact(&mut self, snapshot: &Snapshot) -> Result<(), AutosaveError> {
-        let next = self.generation + 1;
+        let next = self.generation.saturating_add(1);
         let saved = SavedGame {
             version: VERSION,
             generation: next,
@@ -270,6 +361,7 @@ impl Autosave {
         self.generation = next;
         self.snapshot_bytes = text.len() as u64;
         self.journal_bytes = 0;
+        self.torn = false;
         // Journals of other generations are never replayed; remove them (the old one, and
         // any left by a crash between a rename and this).
         if let Ok(entries) = fs::read_dir(&self.dir) {
@@ -288,7 +380,7 @@ impl Autosave {
     }
 
     /// Moves the save out of the way so that nothing overwrites what the player might want
-    /// back: `game.json` and its journal (or an earlier version's `autosave.json`) get a
+    /// back: `game.json` and every journal (or an earlier version's `autosave.json`) get a
     /// `.bad-<n>` suffix, `n` one more than the last set aside; only the last [`KEPT_BAD`]
     /// sets are kept. Returns the snapshot's new path (or the journal's, when only that
     /// existed).
@@ -299,8 +391,17 @@ impl Autosave {
         let bad = self.bad_sets();
         let n = bad.last().map_or(1, |(n, _)| n + 1);
         let mut moved = None;
+        // The snapshot, an earlier version's save, and every journal: a journal of a
+        // generation the damaged snapshot did not name may still hold the player's moves.
         let mut names = vec![SNAPSHOT.to_owned(), LEGACY.to_owned()];
-        names.push(journal_name(self.generation));
+        if let Ok(entries) = fs::read_dir(&self.dir) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if name.starts_with("journal-") && name.ends_with(".jsonl") {
+                    names.push(name);
+                }
+            }
+        }
         for name in names {
             let from = self.path(&name);
             if !from.exists() {
@@ -314,7 +415,12 @@ impl Autosave {
         }
         self.journal = None;
         self.journal_bytes = 0;
-        // Keep the newest sets.
+        self.forget_old_bad_sets();
+        Ok(moved)
+    }
+
+    /// Keeps the newest [`KEPT_BAD`] sets of set-aside files.
+    fn forget_old_bad_sets(&self) {
         let bad = self.bad_sets();
         if bad.len() > KEPT_BAD {
             for (_, paths) in &bad[..bad.len() - KEPT_BAD] {
@@ -323,7 +429,6 @@ impl Autosave {
                 }
             }
         }
-        Ok(moved)
     }
 
     /// The set-aside files, grouped by their number, oldest first.
@@ -371,19 +476,21 @@ mod tests {
     #[test]
     fn snapshot_and_journal_round_trip_and_compaction_starts_a_new_journal() {
         let dir = temp("round-trip");
-        let (mut save, found) = Autosave::open(&dir);
+        let (mut save, found) = Autosave::open(&dir).unwrap();
         assert!(matches!(found, Ok(None)));
         save.compact(&snapshot("a")).unwrap();
         save.record(Duration::from_millis(10), "digit", &json!({"digit": 3}))
             .unwrap();
         save.record_time(Duration::from_secs(5)).unwrap();
-        let (_, found) = Autosave::open(&dir);
+        drop(save); // the window closes (or the process dies)
+        let (mut save, found) = Autosave::open(&dir).unwrap();
         let restored = found.unwrap().unwrap();
         assert_eq!(restored.snapshot.chart, "a");
         assert_eq!(restored.journal.len(), 2);
         assert_eq!(restored.journal[0].event.as_deref(), Some("digit"));
         save.compact(&snapshot("b")).unwrap();
-        let (_, found) = Autosave::open(&dir);
+        drop(save);
+        let (_, found) = Autosave::open(&dir).unwrap();
         let restored = found.unwrap().unwrap();
         assert_eq!(
             (restored.snapshot.chart.as_str(), restored.journal.len()),
@@ -401,14 +508,15 @@ mod tests {
     #[test]
     fn a_journal_of_another_generation_is_not_replayed() {
         let dir = temp("generation");
-        let (mut save, _) = Autosave::open(&dir);
+        let (mut save, _) = Autosave::open(&dir).unwrap();
         save.compact(&snapshot("a")).unwrap();
         fs::write(
             dir.join("journal-7.jsonl"),
             Entry::time(Duration::ZERO).line(),
         )
         .unwrap();
-        let (_, found) = Autosave::open(&dir);
+        drop(save);
+        let (_, found) = Autosave::open(&dir).unwrap();
         assert!(found.unwrap().unwrap().journal.is_empty());
         fs::remove_dir_all(&dir).unwrap();
     }
@@ -419,7 +527,7 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         for round in 1..=5u64 {
             fs::write(dir.join(SNAPSHOT), "{ not json").unwrap();
-            let (mut save, found) = Autosave::open(&dir);
+            let (mut save, found) = Autosave::open(&dir).unwrap();
             assert!(matches!(found, Err(AutosaveError::Invalid { .. })));
             let moved = save.set_aside().unwrap().unwrap();
             assert_eq!(moved, dir.join(format!("game.json.bad-{round}")));
@@ -429,11 +537,12 @@ mod tests {
             .flatten()
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
-        assert_eq!(left.len(), KEPT_BAD, "{left:?}");
+        let bad: Vec<_> = left.iter().filter(|n| n.contains(".bad-")).collect();
+        assert_eq!(bad.len(), KEPT_BAD, "{left:?}");
         assert!(left.contains(&"game.json.bad-5".to_owned()));
         // An earlier version's save is reported and set aside too.
         fs::write(dir.join(LEGACY), "{}").unwrap();
-        let (mut save, found) = Autosave::open(&dir);
+        let (mut save, found) = Autosave::open(&dir).unwrap();
         assert!(found.unwrap_err().to_string().contains("earlier version"));
         assert_eq!(
             save.set_aside().unwrap(),
@@ -443,9 +552,48 @@ mod tests {
     }
 
     #[test]
+    fn one_window_at_a_time_owns_the_folder() {
+        let dir = temp("lock");
+        let (first, _) = Autosave::open(&dir).unwrap();
+        assert!(matches!(
+            Autosave::open(&dir),
+            Err(AutosaveError::Busy { .. })
+        ));
+        drop(first);
+        assert!(
+            Autosave::open(&dir).is_ok(),
+            "the lock goes with the window"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_journal_damaged_in_the_middle_gives_its_prefix_and_a_copy_is_kept() {
+        let dir = temp("damaged-journal");
+        let (mut save, _) = Autosave::open(&dir).unwrap();
+        save.compact(&snapshot("a")).unwrap();
+        save.record(Duration::from_millis(10), "digit", &json!({"digit": 3}))
+            .unwrap();
+        let journal = dir.join("journal-1.jsonl");
+        let mut text = fs::read_to_string(&journal).unwrap();
+        text.push_str("garbage\n");
+        text.push_str(&Entry::time(Duration::from_secs(9)).line());
+        fs::write(&journal, text).unwrap();
+        drop(save);
+        let (mut save, found) = Autosave::open(&dir).unwrap();
+        let restored = found.unwrap().unwrap();
+        assert_eq!(restored.journal.len(), 1);
+        let (path, line, _) = restored.damage.unwrap();
+        assert_eq!((path, line), (journal.clone(), 2));
+        let kept = save.keep_damaged_journal().unwrap();
+        assert!(fs::read_to_string(kept).unwrap().contains("garbage"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn compaction_is_due_once_the_journal_outgrows_the_snapshot() {
         let dir = temp("due");
-        let (mut save, _) = Autosave::open(&dir);
+        let (mut save, _) = Autosave::open(&dir).unwrap();
         save.compact(&snapshot("a")).unwrap();
         assert!(!save.wants_compaction());
         let data = json!({"digit": 1});

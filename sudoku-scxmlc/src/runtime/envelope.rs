@@ -1,0 +1,438 @@
+//! Events as the machine holds them: typed where the chart says what they carry, as JSON
+//! only where nothing does.
+//!
+//! A chart compiled by `sudoku-scxmlc` has a generated `enum Event` with one variant per
+//! event name it uses ([`ChartEvent`]). Every event of one of those names travels through
+//! the queues, the timers and `_event` as that enum ([`Envelope::Typed`]), with its payload
+//! as a Rust value; any other name travels as a plain [`Event`] ([`Envelope::Dynamic`]).
+//! JSON is produced only when someone asks for it: chart code reading the untyped
+//! `_event`, an observer connected by descriptor string, a `<send>` to another session, a
+//! snapshot. The other fields of SCXML 1.0, 5.10.1 (`sendid`, `origin`, ...) are kept in
+//! [`Meta`] in a form that needs no formatting.
+
+use super::{Event, EventKind};
+use serde_json::Value;
+
+/// A `<param>` value as the field type of a typed payload: the value itself, or a clone of
+/// what a reference points to (chart code binds data items as references). Generated code
+/// calls it; `T` is the field's type.
+pub trait IntoPayload<T> {
+    /// The value as a `T`.
+    fn into_payload(self) -> T;
+}
+
+impl<T> IntoPayload<T> for T {
+    #[inline]
+    fn into_payload(self) -> T {
+        self
+    }
+}
+
+impl<T: Clone> IntoPayload<T> for &T {
+    #[inline]
+    fn into_payload(self) -> T {
+        self.clone()
+    }
+}
+
+/// What [`Machine::submit`](super::Machine::submit) takes: the chart's typed `Event`
+/// (generated code implements this for it), or a plain [`Event`] with any name.
+pub trait Submission<E> {
+    /// The event as the machine holds it.
+    ///
+    /// # Errors
+    /// A plain event whose data does not fit the payload type the chart gives its name.
+    fn into_envelope(self) -> Result<Envelope<E>, Refused>;
+}
+
+impl<E: ChartEvent> Submission<E> for Event {
+    fn into_envelope(self) -> Result<Envelope<E>, Refused> {
+        Envelope::from_event(self)
+    }
+}
+
+/// An event whose data does not fit the payload type the chart gives its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    /// The event's name.
+    pub name: String,
+    /// Why its data does not fit.
+    pub reason: String,
+}
+
+/// The typed events of a compiled chart: the generated `enum Event` implements it.
+pub trait ChartEvent: Sized + 'static {
+    /// The event's name, as the chart spells it (`"updateGUI"`).
+    fn name(&self) -> &'static str;
+
+    /// The event called `name` with the JSON payload `data`, as this type
+    /// ([`Conversion::Typed`]); [`Conversion::Untyped`] (with `data` given back) when the
+    /// chart has no event of that name; [`Conversion::Invalid`] (why) when `data` does not
+    /// fit the payload type the chart gives the name.
+    fn from_json(name: &str, data: Value) -> Conversion<Self>;
+
+    /// The payload as JSON, as the string API, snapshots and other sessions see it
+    /// (`Null` for an event that carries nothing).
+    ///
+    /// # Errors
+    /// When the payload does not serialize.
+    fn to_json(&self) -> Result<Value, serde_json::Error>;
+
+    /// Whether the event carries nothing (a payload-free variant, or JSON `null`).
+    fn is_plain(&self) -> bool;
+}
+
+/// What [`ChartEvent::from_json`] made of a name and its JSON payload.
+#[derive(Debug)]
+pub enum Conversion<E> {
+    /// An event of the chart, typed.
+    Typed(E),
+    /// Not a name of the chart: the payload, given back.
+    Untyped(Value),
+    /// A name of the chart whose payload does not fit its type: why.
+    Invalid(String),
+}
+
+/// The event type of a chart without typed events (hand-written tables): every event is a
+/// plain [`Event`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Untyped {}
+
+impl ChartEvent for Untyped {
+    fn name(&self) -> &'static str {
+        match *self {}
+    }
+    fn from_json(_: &str, data: Value) -> Conversion<Self> {
+        Conversion::Untyped(data)
+    }
+    fn to_json(&self) -> Result<Value, serde_json::Error> {
+        match *self {}
+    }
+    fn is_plain(&self) -> bool {
+        match *self {}
+    }
+}
+
+/// The `sendid` of an event (SCXML 1.0, 5.10.1), formatted only when read.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum SendId {
+    /// Blank: not sent by a `<send>` with `id` or `idlocation`.
+    #[default]
+    None,
+    /// The `id` attribute of the `<send>`.
+    Static(&'static str),
+    /// A generated id, `send-N`.
+    Generated(u64),
+    /// Any other id.
+    Text(Box<str>),
+}
+
+impl SendId {
+    /// The id as text.
+    pub fn text(&self) -> Option<String> {
+        match self {
+            SendId::None => None,
+            SendId::Static(s) => Some((*s).to_owned()),
+            SendId::Generated(n) => Some(format!("send-{n}")),
+            SendId::Text(s) => Some(s.to_string()),
+        }
+    }
+
+    /// Whether the id is `id` (for `<cancel>`), without formatting it.
+    pub fn is(&self, id: &str) -> bool {
+        match self {
+            SendId::None => false,
+            SendId::Static(s) => *s == id,
+            SendId::Text(s) => &**s == id,
+            SendId::Generated(n) => id.strip_prefix("send-").is_some_and(|digits| {
+                (digits == "0" || !digits.starts_with('0'))
+                    && digits.bytes().all(|b| b.is_ascii_digit())
+                    && digits.parse::<u64>() == Ok(*n)
+            }),
+        }
+    }
+
+    fn from_text(id: Option<String>) -> Self {
+        id.map_or(SendId::None, |id| SendId::Text(id.into_boxed_str()))
+    }
+}
+
+/// Where an event came from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// Nowhere in particular (submitted by the host, raised).
+    #[default]
+    None,
+    /// This session's own `<send>`: `origin` is `#_scxml_<session id>` and `origintype` the
+    /// SCXML event I/O processor.
+    OwnSession,
+    /// Given as text: `origin` and `origintype` (boxed: rare, and events stay small).
+    Text(Box<(Option<String>, Option<String>)>),
+}
+
+/// The fields of an event besides its name and data (SCXML 1.0, 5.10.1).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Meta {
+    /// `_event.type`.
+    pub kind: EventKind,
+    /// `_event.sendid`.
+    pub sendid: SendId,
+    /// `_event.origin` and `_event.origintype`.
+    pub origin: Origin,
+    /// `_event.invokeid`.
+    pub invokeid: Option<Box<str>>,
+}
+
+impl Meta {
+    /// The metadata of a plain event of `kind`.
+    pub const fn of(kind: EventKind) -> Self {
+        Meta {
+            kind,
+            sendid: SendId::None,
+            origin: Origin::None,
+            invokeid: None,
+        }
+    }
+}
+
+/// One event as the machine holds it.
+#[derive(Debug, Clone)]
+pub enum Envelope<E> {
+    /// An event of the chart's names, typed.
+    Typed(E, Meta),
+    /// Any other event (boxed, so that typed events stay small to move).
+    Dynamic(Box<Event>),
+    /// No event: `_event` before the first one (as [`Event::default`]).
+    Empty,
+}
+
+/// `_event` before the first event.
+pub(crate) static NO_EVENT: Event = Event {
+    name: String::new(),
+    kind: EventKind::External,
+    data: Value::Null,
+    sendid: None,
+    origin: None,
+    origintype: None,
+    invokeid: None,
+};
+
+impl<E: ChartEvent> Envelope<E> {
+    /// `event` typed when its name is one of the chart's.
+    ///
+    /// # Errors
+    /// Its data does not fit the payload type the chart gives its name.
+    pub fn from_event(event: Event) -> Result<Self, Refused> {
+        let Event {
+            name,
+            kind,
+            data,
+            sendid,
+            origin,
+            origintype,
+            invokeid,
+        } = event;
+        match E::from_json(&name, data) {
+            Conversion::Typed(e) => {
+                let origin = if origin.is_none() && origintype.is_none() {
+                    Origin::None
+                } else {
+                    Origin::Text(Box::new((origin, origintype)))
+                };
+                Ok(Envelope::Typed(
+                    e,
+                    Meta {
+                        kind,
+                        sendid: SendId::from_text(sendid),
+                        origin,
+                        invokeid: invokeid.map(String::into_boxed_str),
+                    },
+                ))
+            }
+            Conversion::Untyped(data) => Ok(Envelope::Dynamic(Box::new(Event {
+                name,
+                kind,
+                data,
+                sendid,
+                origin,
+                origintype,
+                invokeid,
+            }))),
+            Conversion::Invalid(reason) => Err(Refused { name, reason }),
+        }
+    }
+
+    /// The event's name.
+    #[inline]
+    pub fn name(&self) -> &str {
+        match self {
+            Envelope::Typed(e, _) => e.name(),
+            Envelope::Dynamic(e) => &e.name,
+            Envelope::Empty => "",
+        }
+    }
+
+    /// `_event.type`.
+    pub fn kind(&self) -> EventKind {
+        match self {
+            Envelope::Typed(_, m) => m.kind,
+            Envelope::Dynamic(e) => e.kind,
+            Envelope::Empty => EventKind::External,
+        }
+    }
+
+    /// `_event.sendid`, without formatting: whether it is `id`.
+    pub fn has_sendid(&self, id: &str) -> bool {
+        match self {
+            Envelope::Typed(_, m) => m.sendid.is(id),
+            Envelope::Dynamic(e) => e.sendid.as_deref() == Some(id),
+            Envelope::Empty => false,
+        }
+    }
+
+    /// `_event.invokeid`.
+    pub fn invokeid(&self) -> Option<&str> {
+        match self {
+            Envelope::Typed(_, m) => m.invokeid.as_deref(),
+            Envelope::Dynamic(e) => e.invokeid.as_deref(),
+            Envelope::Empty => None,
+        }
+    }
+
+    /// The typed event, if it is one.
+    #[inline]
+    pub fn typed(&self) -> Option<&E> {
+        match self {
+            Envelope::Typed(e, _) => Some(e),
+            Envelope::Dynamic(_) | Envelope::Empty => None,
+        }
+    }
+
+    /// The event as a plain [`Event`], its data as JSON; `session` is this session's id (for
+    /// `origin`). A payload that does not serialize becomes `null` (and is logged).
+    pub fn to_event(&self, session: &str) -> Event {
+        match self {
+            Envelope::Dynamic(e) => e.as_ref().clone(),
+            Envelope::Empty => Event::default(),
+            Envelope::Typed(e, meta) => {
+                let data = e.to_json().unwrap_or_else(|err| {
+                    tracing::warn!(event = e.name(), "event data does not serialize: {err}");
+                    Value::Null
+                });
+                let (origin, origintype) = match &meta.origin {
+                    Origin::None => (None, None),
+                    Origin::OwnSession => (
+                        Some(format!("#_scxml_{session}")),
+                        Some(super::context::SCXML_PROCESSOR.to_owned()),
+                    ),
+                    Origin::Text(text) => text.as_ref().clone(),
+                };
+                Event {
+                    name: e.name().to_owned(),
+                    kind: meta.kind,
+                    data,
+                    sendid: meta.sendid.text(),
+                    origin,
+                    origintype,
+                    invokeid: meta.invokeid.as_deref().map(str::to_owned),
+                }
+            }
+        }
+    }
+}
+
+/// The external event `name` with JSON `data`, typed when the name is one of the chart's.
+///
+/// # Errors
+/// Why `data` does not fit the payload type the chart gives `name`.
+pub(crate) fn external<E: ChartEvent>(name: &str, data: Value) -> Result<Envelope<E>, String> {
+    match E::from_json(name, data) {
+        Conversion::Typed(e) => Ok(Envelope::Typed(e, Meta::of(EventKind::External))),
+        Conversion::Untyped(data) => Ok(Envelope::Dynamic(Box::new(Event::new(name, data)))),
+        Conversion::Invalid(why) => Err(why),
+    }
+}
+
+/// `event` typed if its name is one of the chart's and its data fits; otherwise as it is
+/// (with its data dropped and a warning logged when the data does not fit: chart code that
+/// expects the type then reports it).
+pub(crate) fn typed_or_plain<E: ChartEvent>(event: Event, chart: &str) -> Envelope<E> {
+    let (name, kind) = (event.name.clone(), event.kind);
+    match Envelope::from_event(event) {
+        Ok(e) => e,
+        Err(refused) => {
+            tracing::warn!(chart, event = name.as_str(), "{}", refused.reason);
+            Envelope::Dynamic(Box::new(Event::with_kind(name, kind, Value::Null)))
+        }
+    }
+}
+
+#[allow(
+    clippy::derivable_impls,
+    reason = "a derive would require `E: Default`"
+)]
+impl<E> Default for Envelope<E> {
+    fn default() -> Self {
+        Envelope::Empty
+    }
+}
+
+/// `_event` in chart code of a transition whose events all carry one declared type `T`:
+/// `_event.data` is that Rust value, borrowed.
+#[derive(Debug)]
+pub struct TypedEvent<'e, T> {
+    /// The event's name.
+    pub name: &'static str,
+    /// `_event.type`.
+    pub kind: EventKind,
+    /// The payload.
+    pub data: &'e T,
+    meta: &'e Meta,
+}
+
+impl<'e, T> TypedEvent<'e, T> {
+    /// A view of a typed event's payload `data` with its name and metadata.
+    pub fn new(name: &'static str, data: &'e T, meta: &'e Meta) -> Self {
+        TypedEvent {
+            name,
+            kind: meta.kind,
+            data,
+            meta,
+        }
+    }
+
+    /// `_event.sendid`.
+    pub fn sendid(&self) -> Option<String> {
+        self.meta.sendid.text()
+    }
+
+    /// `_event.invokeid`.
+    pub fn invokeid(&self) -> Option<&str> {
+        self.meta.invokeid.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_send_ids_compare_without_formatting() {
+        let id = SendId::Generated(12);
+        assert!(id.is("send-12"));
+        assert!(!id.is("send-012"));
+        assert!(!id.is("send-1"));
+        assert!(!id.is("12"));
+        assert_eq!(id.text().as_deref(), Some("send-12"));
+        assert!(SendId::Static("tick").is("tick"));
+        assert!(!SendId::None.is(""));
+    }
+
+    #[test]
+    fn untyped_charts_keep_every_event_dynamic() {
+        let e = Envelope::<Untyped>::from_event(Event::new("go", 3)).unwrap();
+        assert_eq!(e.name(), "go");
+        assert!(e.typed().is_none());
+        assert_eq!(e.to_event("s").data, Value::from(3));
+    }
+}

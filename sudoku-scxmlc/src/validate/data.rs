@@ -1,0 +1,137 @@
+//! The datamodel: every `<data>` of every `<datamodel>` (SCXML 1.0, 5.2–5.3), with the state
+//! that declares it, its Rust type (`rs:type`) and how it gets its first value.
+
+use super::code::{parse_code, CodeKind};
+use super::{is_rust_ident, is_system_variable, Validator};
+use crate::chart::{DataInit, DatamodelKind};
+use crate::diagnostic::{Diagnostic, Span};
+use crate::parse::{Element, RUST_NS};
+
+impl<'a> Validator<'a> {
+    /// The `<data>` items of `e` (state `state`) and of its descendant states (found by their
+    /// element's offset: states are in document order).
+    pub(super) fn collect_data(&mut self, e: &'a Element, state: usize) {
+        for child in e.elements().filter(|c| c.is_scxml()) {
+            match child.name.as_str() {
+                "datamodel" => {
+                    self.check_element(child);
+                    for d in child
+                        .elements()
+                        .filter(|c| c.is_scxml() && c.name == "data")
+                    {
+                        self.check_element(d);
+                        self.data_item(d, state);
+                    }
+                }
+                "state" | "parallel" | "final" => {
+                    let index = self
+                        .states
+                        .binary_search_by_key(&child.span.start, |s| s.span.start)
+                        .unwrap_or(state);
+                    self.collect_data(child, index);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn data_item(&mut self, d: &Element, state: usize) {
+        let line = self.line(d.span);
+        let Some(id) = d.attr("id") else {
+            self.error(d.span, "`<data>` needs an `id`");
+            return;
+        };
+        if self.datamodel == DatamodelKind::Null {
+            self.diags.push(
+                Diagnostic::error(d.span, "the null datamodel has no data")
+                    .with_help("use datamodel=\"rust\" to declare `<data>`"),
+            );
+            return;
+        }
+        if !is_rust_ident(&id.value)
+            || id.value.starts_with("__")
+            || is_system_variable(&id.value)
+            || id.value == "In"
+        {
+            self.diags.push(
+                Diagnostic::error(id.span, format!("data id `{}` is not usable as a Rust name", id.value))
+                    .with_help("with datamodel=\"rust\", a `<data id>` is a Rust identifier (not a keyword, not starting with `__`, not `_event`, `_name`, `_sessionid`, `_ioprocessors` or `In`)"),
+            );
+            return;
+        }
+        if let Some(&first) = self.data_ids.get(&id.value) {
+            let l = self.data[first].line;
+            self.error(
+                id.span,
+                format!(
+                    "duplicate data id `{}` (first declared at line {l})",
+                    id.value
+                ),
+            );
+            return;
+        }
+        let (ty, ty_text) = match d.attr_ns(RUST_NS, "type") {
+            Some(t) => match parse_code(self.src, &t.value, t.span, CodeKind::Type) {
+                Ok(code) => (Some(code.tokens), Some(t.value.clone())),
+                Err(diag) => {
+                    self.diags.push(diag);
+                    return;
+                }
+            },
+            None => (None, None),
+        };
+        let text = d.text().filter(|t| !t.text.trim().is_empty());
+        let sources = [
+            d.attr("expr").is_some(),
+            d.attr("src").is_some(),
+            text.is_some(),
+        ];
+        if sources.iter().filter(|&&b| b).count() > 1 {
+            self.error(
+                d.span,
+                format!(
+                    "`<data id=\"{}\">` has more than one of `expr`, `src` and content",
+                    id.value
+                ),
+            );
+        }
+        let chart = d.elements().find(|c| c.is_scxml() && c.name == "scxml");
+        let init = if let Some(root) = chart {
+            self.chart_value(root)
+                .map_or(DataInit::Default, DataInit::Expr)
+        } else if let Some(expr) = d.attr("expr") {
+            match self.chart_code(&expr.value, expr.span, CodeKind::Expr) {
+                Ok(code) => DataInit::Expr(code),
+                Err(diag) => {
+                    self.diags.push(diag);
+                    DataInit::Default
+                }
+            }
+        } else if let Some(src) = d.attr("src") {
+            match self.read_included(src) {
+                Some(text) => self.json_init(&text, src.span),
+                None => DataInit::Default,
+            }
+        } else if let Some(t) = text {
+            self.json_init(&t.text, t.span)
+        } else {
+            DataInit::Default
+        };
+        self.data_ids.insert(id.value.clone(), self.data.len());
+        self.data.push(crate::chart::Data {
+            id: id.value.clone(),
+            ty,
+            ty_text,
+            init,
+            state,
+            line,
+        });
+    }
+
+    fn json_init(&mut self, text: &str, span: Span) -> DataInit {
+        if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
+            self.error(span, format!("data content is not valid JSON: {e}"));
+        }
+        DataInit::Json(text.trim().to_owned())
+    }
+}

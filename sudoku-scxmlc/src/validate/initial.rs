@@ -1,0 +1,229 @@
+//! Where a state starts: the initial transition of the root and of each compound state
+//! (`initial` attribute, `<initial>` element, or the first child state), and the default
+//! transition of each `<history>` (its own, or the parent's initial state when it has none).
+
+use super::Validator;
+use crate::chart::{Block, Transition};
+use crate::diagnostic::{Diagnostic, Span};
+use crate::parse::Element;
+use crate::runtime::StateKind;
+
+impl<'a> Validator<'a> {
+    pub(super) fn initial(&mut self, index: usize, e: &'a Element) {
+        let initial_elem = e.elements().find(|c| c.is_scxml() && c.name == "initial");
+        let attr = e.attr("initial");
+        let id = self.states[index].id.clone();
+        let (targets, content, line) = match (attr, initial_elem) {
+            (Some(a), Some(i)) => {
+                self.error(
+                    i.span,
+                    format!(
+                        "state `{id}` has both an `initial` attribute and an `<initial>` element"
+                    ),
+                );
+                let _ = a;
+                return;
+            }
+            (Some(a), None) => {
+                let Some(targets) = self.resolve_targets(a) else {
+                    return;
+                };
+                for &t in &targets {
+                    if !self.is_descendant(t, index) {
+                        let msg = format!(
+                            "initial state `{}` is not a descendant of `{id}`",
+                            self.states[t].id
+                        );
+                        self.error(a.span, msg);
+                        return;
+                    }
+                }
+                (targets, None, self.line(a.span))
+            }
+            (None, Some(i)) => {
+                self.check_element(i);
+                let mut ts = i
+                    .elements()
+                    .filter(|c| c.is_scxml() && c.name == "transition");
+                let Some(t) = ts.next() else {
+                    self.error(i.span, "`<initial>` needs one `<transition>`");
+                    return;
+                };
+                if let Some(extra) = ts.next() {
+                    self.error(extra.span, "`<initial>` has exactly one `<transition>`");
+                }
+                self.check_element(t);
+                for forbidden in ["event", "cond"] {
+                    if let Some(a) = t.attr(forbidden) {
+                        self.error(
+                            a.name_span,
+                            format!("the transition of `<initial>` cannot have `{forbidden}`"),
+                        );
+                    }
+                }
+                let Some(ta) = t.attr("target") else {
+                    self.error(t.span, "the transition of `<initial>` needs a `target`");
+                    return;
+                };
+                let Some(targets) = self.resolve_targets(ta) else {
+                    return;
+                };
+                for &target in &targets {
+                    if !self.is_descendant(target, index) {
+                        let msg = format!(
+                            "initial state `{}` is not a descendant of `{id}`",
+                            self.states[target].id
+                        );
+                        self.error(ta.span, msg);
+                        return;
+                    }
+                }
+                let content = self.block(t, format!("<initial> transition of `{id}`"));
+                (targets, Some(content), self.line(t.span))
+            }
+            (None, None) => {
+                let first = self.states[index]
+                    .children
+                    .iter()
+                    .copied()
+                    .find(|&c| !self.states[c].kind.is_history());
+                let Some(first) = first else { return };
+                (vec![first], None, self.states[index].line)
+            }
+        };
+        let span = self.states[index].span;
+        self.set_default_transition(index, targets, true, content, line, span);
+    }
+
+    /// Gives state `index` its initial transition (a compound state or the root, `internal`)
+    /// or its default one (a history state): eventless, without `cond`, to `targets`, running
+    /// `content` unless it is empty.
+    fn set_default_transition(
+        &mut self,
+        index: usize,
+        targets: Vec<usize>,
+        internal: bool,
+        content: Option<Block>,
+        line: u32,
+        span: Span,
+    ) {
+        let t = self.transitions.len();
+        self.transitions.push(Transition {
+            source: index,
+            events: Vec::new(),
+            event_text: None,
+            cond: None,
+            targets,
+            internal,
+            content: content.filter(|b| !b.body.is_empty()),
+            line,
+            span,
+        });
+        self.states[index].initial = Some(t);
+    }
+
+    pub(super) fn history_default(&mut self, index: usize, e: &'a Element) {
+        let id = self.states[index].id.clone();
+        let parent = self.states[index].parent.expect("history has a parent");
+        if self.states[parent].kind == StateKind::Root {
+            self.error(e.span, "`<history>` cannot be a child of `<scxml>`");
+            return;
+        }
+        let mut ts = e
+            .elements()
+            .filter(|c| c.is_scxml() && c.name == "transition");
+        let Some(t) = ts.next() else {
+            self.history_parent_default(index, parent, e);
+            return;
+        };
+        if let Some(extra) = ts.next() {
+            self.error(
+                extra.span,
+                format!("history state `{id}` has exactly one `<transition>`"),
+            );
+        }
+        self.check_element(t);
+        for forbidden in ["event", "cond"] {
+            if let Some(a) = t.attr(forbidden) {
+                self.error(
+                    a.name_span,
+                    format!("the default transition of history `{id}` cannot have `{forbidden}`"),
+                );
+            }
+        }
+        let Some(ta) = t.attr("target") else {
+            self.error(
+                t.span,
+                format!("the default transition of history `{id}` needs a `target`"),
+            );
+            return;
+        };
+        let Some(targets) = self.resolve_targets(ta) else {
+            return;
+        };
+        // A shallow history's default usually names children of the parent; like Appendix D
+        // (addDescendantStatesToEnter, then addAncestorStatesToEnter up to the parent), any
+        // descendant of the parent works, for either type.
+        for &target in &targets {
+            if !self.is_descendant(target, parent) || self.states[target].kind.is_history() {
+                let msg = format!(
+                    "the default of history `{id}` must be a state inside `{}`, not `{}`",
+                    self.states[parent].id, self.states[target].id
+                );
+                self.error(ta.span, msg);
+                return;
+            }
+        }
+        let content = self.block(t, format!("default transition of history `{id}`"));
+        let line = self.line(t.span);
+        self.set_default_transition(index, targets, false, Some(content), line, t.span);
+    }
+
+    /// A `<history>` without a default `<transition>` (SCXML 1.0 requires one): like Qt and
+    /// other processors, it enters its parent's default initial configuration, with the
+    /// content of the parent's `<initial>` transition, and the build warns.
+    fn history_parent_default(&mut self, index: usize, parent: usize, e: &Element) {
+        let id = self.states[index].id.clone();
+        let parent_id = self.states[parent].id.clone();
+        let (targets, content) = match self.states[parent].initial {
+            Some(t) => (
+                self.transitions[t].targets.clone(),
+                self.transitions[t].content.clone(),
+            ),
+            // A `<parallel>` enters every child region.
+            None => (
+                self.states[parent]
+                    .children
+                    .iter()
+                    .copied()
+                    .filter(|&c| !self.states[c].kind.is_history())
+                    .collect(),
+                None,
+            ),
+        };
+        if targets.is_empty() {
+            // The parent has no other child: nothing to default to. The parent's rules
+            // (a compound state needs a child state) report it.
+            self.error(
+                e.span,
+                format!("history state `{id}` needs a default `<transition>`: `{parent_id}` has no other state to enter"),
+            );
+            return;
+        }
+        let names: Vec<&str> = targets
+            .iter()
+            .map(|&t| self.states[t].id.as_str())
+            .collect();
+        let what = if names.len() == 1 { "state" } else { "states" };
+        let msg = format!(
+            "history state `{id}` has no default `<transition>`; until it has a history it enters `{parent_id}`'s initial {what} `{}`",
+            names.join(" ")
+        );
+        self.diags.push(
+            Diagnostic::warning(e.span, msg)
+                .with_help("SCXML 1.0 (3.10.2) requires the default transition; Qt and other processors take the parent's initial state, as here"),
+        );
+        let line = self.line(e.span);
+        self.set_default_transition(index, targets, false, content, line, e.span);
+    }
+}
