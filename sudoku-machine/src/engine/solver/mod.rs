@@ -25,13 +25,13 @@
 //! - **Band update** of one board. In a band, a digit sits once in each of the three rows and
 //!   once in each of the three boxes, so its three places form a permutation `row -> box`. The
 //!   nine row/box *segments* that still hold the digit allow some of the six permutations; the
-//!   union of the allowed ones ([`SHRINK`], widened to cells in [`LOCKED_CELLS`]) is all the
+//!   union of the allowed ones ([`tables::SHRINK`], widened to cells in [`tables::LOCKED_CELLS`]) is all the
 //!   segments that may keep the digit. This one table look-up does locked candidates in both
 //!   directions (pointing and claiming) and finds hidden singles of rows and boxes, and an empty
 //!   union is a contradiction. A box whose cells for the digit lie in one column clears that
 //!   column from the other two bands (pointing along a column; this also carries a placement to
 //!   its column). A row left with one segment whose box keeps one column holds one cell
-//!   ([`LONE_CELLS`]): the cell is solved and cleared from the other digits' boards. The update
+//!   ([`tables::LONE_CELLS`]): the cell is solved and cleared from the other digits' boards. The update
 //!   has no data-dependent branch (besides the contradiction): clearing the solved cells always,
 //!   even when none is new, measured faster than testing first (the test mispredicts; the
 //!   `sudoku` crate's notes say the same).
@@ -71,6 +71,13 @@
 //! lane-parallel rules do not. The triad rule alone, tried earlier at every stall on the
 //! boards themselves, cut guesses by 5-16 % but made the command 1.2-1.8 times slower; here
 //! the rules read the shapes that the band updates compute anyway, a digit per lane.
+//!
+//! Tried and left out, measured the same way: branching on a bivalue cell first when there is
+//! one, the layout only otherwise (top1465 4 % faster, the hard collections 7-12 % slower);
+//! the changed boards as a bit mask, with one band update (its board index known at run time)
+//! looping over the bits instead of the unrolled tests of [`bands`] (40-60 % fewer mispredicted
+//! branches by cachegrind's simulation, but 1.6-1.8 times the instructions: slower on every
+//! collection); and an x86-64-v3 build (`popcnt`, BMI, AVX2), within 3 %.
 //!
 //! # Search
 //!
