@@ -445,7 +445,8 @@ fn generate_cmd(
     status
 }
 
-/// `solve --trace`: each puzzle's search steps (after the givens are set up), one per line.
+/// `solve --trace`: each puzzle's search steps (after the givens are set up), one per line;
+/// after `solved`, a last line says when the puzzle has other solutions.
 fn trace_cmd(args: &[String]) -> i32 {
     let mut status = 0;
     let stdout = io::stdout();
@@ -456,8 +457,21 @@ fn trace_cmd(args: &[String]) -> i32 {
                 if i > 0 {
                     let _ = writeln!(out);
                 }
-                for line in sudoku_machine::game::trace_lines(&grid) {
+                let lines = sudoku_machine::game::trace_lines(&grid);
+                for line in &lines {
                     let _ = writeln!(out, "{line}");
+                }
+                // As the window says after the same steps.
+                if lines.last().is_some_and(|l| l == "solved")
+                    && matches!(
+                        sudoku_machine::engine::classify(&grid),
+                        sudoku_machine::engine::Classification::Multiple
+                    )
+                {
+                    let _ = writeln!(
+                        out,
+                        "not unique: this is one solution, the puzzle has others"
+                    );
                 }
             }
             Err(e) => {

@@ -462,3 +462,33 @@ fn solve_trace_prints_the_steps_the_animation_shows() {
     assert!(printed.iter().any(|l| l.starts_with("backtrack ")));
     assert_eq!(shown, printed);
 }
+
+#[test]
+fn solve_trace_says_where_a_position_fails_and_when_a_puzzle_is_not_unique() {
+    // Puzzle 01 with a 2 in r1c1: r1c3 has no candidate left.
+    let out = sudoku(
+        &[
+            "solve",
+            "--trace",
+            "25..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "dead end r1c3 (no candidate left)\nfailed\n"
+    );
+    // One given: a solution is found, and the puzzle has others.
+    let one = format!("1{}", ".".repeat(80));
+    let out = sudoku(&["solve", "--trace", &one], None);
+    let printed = text(&out.stdout);
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(
+        lines[lines.len() - 2..],
+        [
+            "solved",
+            "not unique: this is one solution, the puzzle has others"
+        ]
+    );
+}

@@ -15,6 +15,10 @@ pub enum DatamodelKind {
     Null,
     /// Conditions, expressions and scripts are Rust; `<data>` items are typed fields.
     Rust,
+    /// SCXML 1.0, appendix B.2: conditions, expressions, locations and scripts are
+    /// ECMAScript (syntax-checked at build time, run by the runtime's QuickJS engine);
+    /// `<data>` items are global variables.
+    EcmaScript,
 }
 
 /// A validated chart.
@@ -161,13 +165,20 @@ pub struct Block {
 pub enum Cond {
     /// Null datamodel `In(id)`: true when the state is active.
     In(usize),
-    /// Rust boolean expression.
+    /// An expression of the chart's datamodel: Rust (a `bool`) or ECMAScript (converted by
+    /// ToBoolean).
     Rust(Code),
 }
 
-/// Rust code from the chart, parsed at build time.
+/// Rust code from the chart, parsed at build time: a box around [`CodeParts`] (one pointer,
+/// so that executable content, conditions and values holding code stay small; a chart of
+/// 20,000 blocks holds as many). Its fields are read and written through `Deref`.
 #[derive(Debug, Clone)]
-pub struct Code {
+pub struct Code(Box<CodeParts>);
+
+/// What [`Code`] holds.
+#[derive(Debug, Clone)]
+pub struct CodeParts {
     /// As written.
     pub text: String,
     /// 1-based line.
@@ -178,6 +189,30 @@ pub struct Code {
     pub tokens: TokenStream,
     /// Identifiers the code mentions (to bind only the data it uses).
     pub idents: Vec<String>,
+}
+
+impl Code {
+    /// Boxes `parts`.
+    pub fn new(parts: CodeParts) -> Self {
+        Code(Box::new(parts))
+    }
+    /// Unboxes the parts.
+    pub fn into_parts(self) -> CodeParts {
+        *self.0
+    }
+}
+
+impl std::ops::Deref for Code {
+    type Target = CodeParts;
+    fn deref(&self) -> &CodeParts {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Code {
+    fn deref_mut(&mut self) -> &mut CodeParts {
+        &mut self.0
+    }
 }
 
 /// A literal attribute or its `*expr` twin.

@@ -182,7 +182,7 @@ impl Config {
         };
         let file = std::fs::File::create(&fresh).map_err(io(&fresh))?;
         let mut writer = std::io::BufWriter::new(file);
-        let generated = match self.generate_to(&path, &text, &mut writer) {
+        let generated = match self.generate_to(&path, text, &mut writer) {
             Ok(g) => g,
             Err(e) => {
                 drop(writer);
@@ -190,7 +190,6 @@ impl Config {
                 return Err(e);
             }
         };
-        drop(text);
         writer
             .into_inner()
             .map_err(|e| e.into_error())
@@ -218,7 +217,7 @@ impl Config {
     ///
     /// # Errors
     /// [`Error::Chart`] with every located diagnostic when the chart is wrong.
-    pub fn generate(&self, path: &Path, text: &str) -> Result<Generated, Error> {
+    pub fn generate(&self, path: &Path, text: impl Into<String>) -> Result<Generated, Error> {
         let mut code = Vec::new();
         let written = self.generate_to(path, text, &mut code)?;
         Ok(Generated {
@@ -230,6 +229,8 @@ impl Config {
 
     /// [`Config::generate`], writing the code to `out` as it is made rather than returning
     /// it: the compiler then never holds the whole generated file (see `docs/scale.md`).
+    /// `text` is taken as a `String` when the caller can give it away (diagnostics keep
+    /// the chart's text; a borrowed `&str` is copied).
     ///
     /// # Errors
     /// [`Error::Chart`] with every located diagnostic when the chart is wrong (nothing is
@@ -237,7 +238,7 @@ impl Config {
     pub fn generate_to(
         &self,
         path: &Path,
-        text: &str,
+        text: impl Into<String>,
         out: &mut dyn std::io::Write,
     ) -> Result<Written, Error> {
         let src = SourceFile::new(path, text);
@@ -312,11 +313,12 @@ pub struct Written {
 impl Config {
     /// Checks chart text in memory without generating code: parses and validates it (every
     /// user error is found there) and returns the rendered warnings. What `sudoku-scxmlc
-    /// check` runs; it costs a fraction of [`Config::generate`]'s time and memory.
+    /// check` runs; it costs a fraction of [`Config::generate`]'s time and memory. `text` is
+    /// taken as a `String` when the caller can give it away (a `&str` is copied).
     ///
     /// # Errors
     /// [`Error::Chart`] with every located diagnostic when the chart is wrong.
-    pub fn check(&self, path: &Path, text: &str) -> Result<Vec<String>, Error> {
+    pub fn check(&self, path: &Path, text: impl Into<String>) -> Result<Vec<String>, Error> {
         let src = SourceFile::new(path, text);
         let document = parse::parse(src.text()).map_err(|d| Error::chart(&src, d))?;
         let (chart, diagnostics) = validate::validate(

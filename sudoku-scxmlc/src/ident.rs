@@ -84,11 +84,35 @@ fn finish(name: String, digit_prefix: &str, empty: impl FnOnce() -> String) -> S
     } else {
         name
     };
-    if syn::parse_str::<syn::Ident>(&name).is_ok() {
+    if is_rust_ident(&name) {
         name
     } else {
         format!("{name}_")
     }
+}
+
+/// The words `syn` refuses as an identifier: the strict and reserved keywords of the Rust
+/// reference (1.65), and `_`.
+const KEYWORDS: &[&str] = &[
+    "_", "abstract", "as", "async", "await", "become", "box", "break", "const", "continue",
+    "crate", "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "if", "impl",
+    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+    "return", "Self", "self", "static", "struct", "super", "trait", "true", "try", "type",
+    "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+/// Whether `s` is exactly a Rust identifier that is not a keyword (what `syn` parses as an
+/// `Ident`: Unicode XID start or `_`, then XID continue; raw identifiers are not). Checked
+/// without a tokenizer: `proc-macro2`'s, with span locations on, keeps a copy of every string
+/// it reads until the thread ends, and a chart has an id per state.
+pub fn is_rust_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    (first == '_' || unicode_ident::is_xid_start(first))
+        && chars.all(unicode_ident::is_xid_continue)
+        && !KEYWORDS.contains(&s)
 }
 
 #[cfg(test)]

@@ -81,7 +81,7 @@ fn run(command: Command) -> Result<(), String> {
             let file =
                 std::fs::File::create(&output).map_err(|e| format!("{}: {e}", output.display()))?;
             let mut writer = std::io::BufWriter::new(file);
-            let result = config.generate_to(&chart, &text, &mut writer);
+            let result = config.generate_to(&chart, text, &mut writer);
             let flushed = writer.into_inner().map_err(|e| e.into_error());
             match (result, flushed) {
                 (Ok(written), Ok(_)) => {
@@ -102,7 +102,7 @@ fn run(command: Command) -> Result<(), String> {
             for chart in &charts {
                 let result = read(chart).and_then(|text| {
                     sudoku_scxmlc::Config::new()
-                        .check(chart, &text)
+                        .check(chart, text)
                         .map_err(|e| e.to_string())
                 });
                 match result {

@@ -96,8 +96,8 @@ fn structural_rules() {
             "unsupported SCXML version `2.0`",
         ),
         (
-            &format!("{HEAD} datamodel=\"ecmascript\"><state/></scxml>"),
-            "the `ecmascript` datamodel is not supported",
+            &format!("{HEAD} datamodel=\"xpath\"><state/></scxml>"),
+            "the `xpath` datamodel is not supported",
         ),
         (
             &format!("{HEAD}><state id=\"a\" initial=\"b\"/><state id=\"b\"/></scxml>"),
@@ -297,7 +297,7 @@ fn invoke_children_errors_cycles_and_depth() {
     let missing = dir.join("missing.scxml");
     std::fs::write(&missing, chart("gone.scxml")).unwrap();
     let e = Config::new()
-        .generate(&missing, &std::fs::read_to_string(&missing).unwrap())
+        .generate(&missing, std::fs::read_to_string(&missing).unwrap())
         .unwrap_err()
         .to_string();
     assert!(e.contains("missing.scxml:3:18: error: cannot read"), "{e}");

@@ -181,7 +181,7 @@ fn ten_thousand_warnings_on_one_line() {
         .map(|i| format!("<state id=\"s{i}\"/>"))
         .collect();
     let generated = Config::new()
-        .generate(Path::new("fuzz.scxml"), &format!("{HEAD}>{states}</scxml>"))
+        .generate(Path::new("fuzz.scxml"), format!("{HEAD}>{states}</scxml>"))
         .unwrap();
     // s0 is the initial state; the other 9 999 are unreachable. 100 are rendered.
     assert_eq!(generated.warnings.len(), 101);

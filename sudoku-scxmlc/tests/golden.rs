@@ -31,3 +31,28 @@ fn lamp_chart_with_precomputed_steps() {
     let code = generate("lamp", &sudoku_scxmlc::Config::new());
     insta::assert_snapshot!("lamp", code);
 }
+
+/// A ring of `n` states, each with its own transition on `go`: `n` arms in `step`.
+fn ring(n: usize) -> String {
+    let mut s = String::from(
+        "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" name=\"Ring\">\n",
+    );
+    for i in 0..n {
+        s.push_str(&format!(
+            "<state id=\"s{i}\"><transition event=\"go\" target=\"s{}\"/></state>\n",
+            (i + 1) % n
+        ));
+    }
+    s + "</scxml>\n"
+}
+
+#[test]
+fn generated_macrosteps_are_bounded_by_their_arms() {
+    let config = sudoku_scxmlc::Config::new();
+    let small = config.generate(Path::new("ring.scxml"), ring(512)).unwrap();
+    assert!(small.code.contains("fn step("));
+    // One arm more: `step` would be one item too big to format cheaply (docs/scale.md).
+    let big = config.generate(Path::new("ring.scxml"), ring(513)).unwrap();
+    assert!(!big.code.contains("fn step("));
+    assert!(!big.code.contains("const STEP"));
+}

@@ -254,7 +254,7 @@ fn compile_streams_to_the_output_and_leaves_an_unchanged_file_alone() {
     Config::new().out_dir(&dir).compile(&chart).unwrap();
     assert_eq!(std::fs::metadata(&out).unwrap().modified().unwrap(), first);
     let generated = Config::new()
-        .generate(&chart, &std::fs::read_to_string(&chart).unwrap())
+        .generate(&chart, std::fs::read_to_string(&chart).unwrap())
         .unwrap();
     assert_eq!(std::fs::read_to_string(&out).unwrap(), generated.code);
     let left: Vec<_> = std::fs::read_dir(&dir)

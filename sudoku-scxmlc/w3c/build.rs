@@ -11,6 +11,8 @@
 
 #[path = "build/rewrite.rs"]
 mod rewrite;
+#[path = "build/rewrite_ecma.rs"]
+mod rewrite_ecma;
 
 use quick_xml::events::Event;
 use quick_xml::Reader;
@@ -25,6 +27,46 @@ struct Manifest {
     specnum: String,
     mandatory: bool,
     manual: bool,
+}
+
+/// The datamodel a run rewrites the tests into.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flavour {
+    /// `build/rewrite.rs`: the rust datamodel (null tests stay null).
+    Rust,
+    /// `build/rewrite_ecma.rs`: the ecmascript datamodel (null tests stay null).
+    Ecma,
+}
+
+impl Flavour {
+    /// The folder of `$OUT_DIR` its charts are compiled from.
+    fn dir(self) -> &'static str {
+        match self {
+            Flavour::Rust => "w3c",
+            Flavour::Ecma => "w3c-ecma",
+        }
+    }
+
+    /// The module of the generated table holding its charts.
+    fn module(self) -> &'static str {
+        match self {
+            Flavour::Rust => "charts",
+            Flavour::Ecma => "ecma_charts",
+        }
+    }
+
+    /// The rewritten text of a test document, and whether it is a null-datamodel chart.
+    fn rewrite(self, text: &str) -> Result<(String, bool), String> {
+        match self {
+            Flavour::Rust => {
+                rewrite::rewrite(text).map(|r| (r.text, r.datamodel == rewrite::Datamodel::Null))
+            }
+            Flavour::Ecma => rewrite_ecma::rewrite(text).map(|t| {
+                let null = t.contains("datamodel=\"null\"");
+                (t, null)
+            }),
+        }
+    }
 }
 
 /// How a test is run.
@@ -58,6 +100,7 @@ const AUTOMATIC_MANUAL_TESTS: &[&str] = &["test313", "test314"];
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build/rewrite.rs");
+    println!("cargo:rerun-if-changed=build/rewrite_ecma.rs");
     let manifest_dir = PathBuf::from(env("CARGO_MANIFEST_DIR"));
     let out_dir = PathBuf::from(env("OUT_DIR"));
     let workspace_root = manifest_dir.join("../..");
@@ -73,18 +116,22 @@ fn main() {
         dir.clone()
     };
     println!("cargo:rerun-if-changed={}", txml.display());
-    let charts_dir = out_dir.join("w3c");
-    std::fs::create_dir_all(&charts_dir).expect("create $OUT_DIR/w3c");
     let found = txml.is_dir();
     let manifest = read_manifest(&dir.join("manifest.xml"));
-    let cases = if found {
-        collect(&txml, &charts_dir, &manifest)
-    } else {
-        Vec::new()
-    };
+    let mut tables = Vec::new();
+    for flavour in [Flavour::Rust, Flavour::Ecma] {
+        let charts_dir = out_dir.join(flavour.dir());
+        std::fs::create_dir_all(&charts_dir).expect("create a charts folder in $OUT_DIR");
+        let cases = if found {
+            collect(&txml, &charts_dir, &manifest, flavour)
+        } else {
+            Vec::new()
+        };
+        tables.push((flavour, cases));
+    }
     write_if_changed(
         &out_dir.join("w3c_cases.rs"),
-        &emit_table(&suite, found, &cases),
+        &emit_table(&suite, found, &tables),
     );
 }
 
@@ -140,7 +187,12 @@ fn is_test(stem: &str) -> bool {
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()) && !rest.contains("sub"))
 }
 
-fn collect(dir: &Path, charts_dir: &Path, manifest: &BTreeMap<String, Manifest>) -> Vec<Case> {
+fn collect(
+    dir: &Path,
+    charts_dir: &Path,
+    manifest: &BTreeMap<String, Manifest>,
+    flavour: Flavour,
+) -> Vec<Case> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
@@ -179,11 +231,11 @@ fn collect(dir: &Path, charts_dir: &Path, manifest: &BTreeMap<String, Manifest>)
                 println!("cargo:rerun-if-changed={}", path.display());
                 match std::fs::read_to_string(path)
                     .map_err(|e| e.to_string())
-                    .and_then(|text| rewrite::rewrite(&text))
+                    .and_then(|text| flavour.rewrite(&text))
                 {
-                    Ok(r) => {
+                    Ok((text, _)) => {
                         let sub = charts_dir.join(format!("{name}.scxml"));
-                        write_if_changed(&sub, &r.text);
+                        write_if_changed(&sub, &text);
                         invocable.push((format!("file:{name}.scxml"), sub));
                     }
                     Err(e) => println!(
@@ -208,7 +260,7 @@ fn collect(dir: &Path, charts_dir: &Path, manifest: &BTreeMap<String, Manifest>)
         }
         let name = stem(&path);
         let m = manifest.get(&name).cloned().unwrap_or_default();
-        let kind = classify(&name, &path, &m, charts_dir, &invocable);
+        let kind = classify(&name, &path, &m, charts_dir, &invocable, flavour);
         cases.push(Case {
             name,
             manifest: m,
@@ -229,12 +281,13 @@ fn classify(
     manifest: &Manifest,
     charts_dir: &Path,
     invocable: &[(String, PathBuf)],
+    flavour: Flavour,
 ) -> Kind {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => return Kind::Broken(format!("{}: {e}", path.display())),
     };
-    if let Some(reason) = out_of_scope(&text) {
+    if let Some(reason) = out_of_scope(&text, flavour) {
         return Kind::Skip(reason);
     }
     let reject = REJECT_TESTS
@@ -244,7 +297,7 @@ fn classify(
     if manifest.manual && reject.is_none() && !AUTOMATIC_MANUAL_TESTS.contains(&name) {
         return Kind::Skip("manual test (the manifest marks it manual=\"true\")".to_owned());
     }
-    let rewritten = match rewrite::rewrite(&text) {
+    let (rewritten, null) = match flavour.rewrite(&text) {
         Ok(r) => r,
         Err(e) => {
             return Kind::Broken(format!("{}: the conf: rewrite failed: {e}", path.display()))
@@ -254,7 +307,7 @@ fn classify(
     // The rewritten chart is compiled from `$OUT_DIR/w3c/`, beside its rewritten
     // sub-documents and data files.
     let chart_path = charts_dir.join(format!("{module}.scxml"));
-    write_if_changed(&chart_path, &rewritten.text);
+    write_if_changed(&chart_path, &rewritten);
     let mut config = sudoku_scxmlc::Config::new();
     for (key, sub) in invocable {
         config.invocable(key, sub);
@@ -263,7 +316,7 @@ fn classify(
         .type_name("Machine")
         .verbatim_state_names(true)
         .runtime_path("::sudoku_scxmlc::runtime")
-        .generate(&chart_path, &rewritten.text);
+        .generate(&chart_path, &rewritten);
     match generated {
         Ok(g) if reject.is_some() => Kind::Broken(format!(
             "the document should have been rejected, but it compiled ({} bytes of Rust)",
@@ -271,10 +324,7 @@ fn classify(
         )),
         Ok(g) => {
             write_if_changed(&charts_dir.join(format!("{module}.rs")), &g.code);
-            Kind::Compiled {
-                module,
-                null: rewritten.datamodel == rewrite::Datamodel::Null,
-            }
+            Kind::Compiled { module, null }
         }
         Err(e) => match reject {
             Some(why) if e.to_string().contains(why) => Kind::Rejected(first_line(&e.to_string())),
@@ -290,9 +340,9 @@ fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or_default().to_owned()
 }
 
-/// Why a test cannot apply to the `rust` and `null` datamodels, if it cannot.
-fn out_of_scope(text: &str) -> Option<String> {
-    if text.contains("datamodel=\"ecmascript\"") {
+/// Why a test cannot apply to the flavour's datamodel (and `null`), if it cannot.
+fn out_of_scope(text: &str, flavour: Flavour) -> Option<String> {
+    if flavour == Flavour::Rust && text.contains("datamodel=\"ecmascript\"") {
         return Some("ECMAScript-only (written for datamodel=\"ecmascript\")".to_owned());
     }
     if text.contains("datamodel=\"xpath\"") {
@@ -304,7 +354,7 @@ fn out_of_scope(text: &str) -> Option<String> {
     None
 }
 
-fn emit_table(suite: &SuiteDir, found: bool, cases: &[Case]) -> String {
+fn emit_table(suite: &SuiteDir, found: bool, tables: &[(Flavour, Vec<Case>)]) -> String {
     let dir = &suite.path;
     let mut out = String::new();
     let _ = writeln!(
@@ -316,33 +366,46 @@ fn emit_table(suite: &SuiteDir, found: bool, cases: &[Case]) -> String {
     found_suite.found = found;
     out.push_str(&found_suite.constants("W3C", "W3C tests"));
     out.push('\n');
-    out.push_str("/// One module per compiled chart.\n#[doc(hidden)]\npub mod charts {\n");
-    for case in cases {
-        if let Kind::Compiled { module, null } = &case.kind {
-            let dm = if *null { "null" } else { "rust" };
-            let _ = writeln!(
-                out,
-                "    /// `{}.txml` ({dm} datamodel).\n    pub mod {module} {{\n        #[allow(unused_imports)]\n        use crate::conf;\n        include!(concat!(env!(\"OUT_DIR\"), \"/w3c/{module}.rs\"));\n    }}",
-                case.name
-            );
-        }
-    }
-    out.push_str("}\n\n/// Every test of the folder, in number order.\npub static CASES: &[crate::TestCase] = &[\n");
-    for case in cases {
-        let run = match &case.kind {
-            Kind::Compiled { module, .. } => {
-                format!("crate::Runner::Chart(crate::run::<charts::{module}::MachineChart>)")
-            }
-            Kind::Broken(msg) => format!("crate::Runner::Broken({msg:?})"),
-            Kind::Rejected(msg) => format!("crate::Runner::Rejected({msg:?})"),
-            Kind::Skip(msg) => format!("crate::Runner::Skip({msg:?})"),
+    for (flavour, cases) in tables {
+        let (module, folder) = (flavour.module(), flavour.dir());
+        let (language, table) = match flavour {
+            Flavour::Rust => ("rust", "CASES"),
+            Flavour::Ecma => ("ecmascript", "ECMA_CASES"),
         };
         let _ = writeln!(
             out,
-            "    crate::TestCase {{ name: {:?}, specnum: {:?}, mandatory: {}, run: {run} }},",
-            case.name, case.manifest.specnum, case.manifest.mandatory
+            "/// One module per chart compiled for the {language} run.\n#[doc(hidden)]\npub mod {module} {{"
         );
+        for case in cases {
+            if let Kind::Compiled { module: m, null } = &case.kind {
+                let dm = if *null { "null" } else { language };
+                let _ = writeln!(
+                    out,
+                    "    /// `{}.txml` ({dm} datamodel).\n    pub mod {m} {{\n        #[allow(unused_imports)]\n        use crate::conf;\n        include!(concat!(env!(\"OUT_DIR\"), \"/{folder}/{m}.rs\"));\n    }}",
+                    case.name
+                );
+            }
+        }
+        let _ = writeln!(
+            out,
+            "}}\n\n/// Every test of the folder rewritten for the {language} datamodel, in number order.\npub static {table}: &[crate::TestCase] = &["
+        );
+        for case in cases {
+            let run = match &case.kind {
+                Kind::Compiled { module: m, .. } => {
+                    format!("crate::Runner::Chart(crate::run::<{module}::{m}::MachineChart>)")
+                }
+                Kind::Broken(msg) => format!("crate::Runner::Broken({msg:?})"),
+                Kind::Rejected(msg) => format!("crate::Runner::Rejected({msg:?})"),
+                Kind::Skip(msg) => format!("crate::Runner::Skip({msg:?})"),
+            };
+            let _ = writeln!(
+                out,
+                "    crate::TestCase {{ name: {:?}, specnum: {:?}, mandatory: {}, run: {run} }},",
+                case.name, case.manifest.specnum, case.manifest.mandatory
+            );
+        }
+        out.push_str("];\n\n");
     }
-    out.push_str("];\n");
     out
 }

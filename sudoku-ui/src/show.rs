@@ -65,6 +65,7 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
         solve_draft: can.solve_draft,
         change_draft: can.change_draft,
         leave_edit: can.leave_edit,
+        options: can.options,
         watch: can.watch,
     });
     let search = view.search.clone().unwrap_or_default();
@@ -90,6 +91,7 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
     game.set_confirm_label(view.confirm_label.as_str().into());
     game.set_clock(view.clock.as_str().into());
     game.set_hints_left(i32::from(view.hints_left));
+    game.set_game_info(view.game_info);
     game.set_puzzle_name(view.puzzle.as_str().into());
     game.set_level(view.level.as_str().into());
     game.set_check_solution(view.settings.check == CheckMode::Solution);

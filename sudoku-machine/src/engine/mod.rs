@@ -22,7 +22,7 @@ pub mod hint;
 pub mod techniques;
 
 pub use solver::{clashes, classify, count_solutions, solve, Clash, Classification, House};
-pub use trace::{trace, EliminationReason, PlacementReason, Trace, TraceStep};
+pub use trace::{trace, DeadEnd, EliminationReason, PlacementReason, Trace, TraceStep};
 
 pub use generate::{generate, generate_cancellable, generate_with, Generated, Options, Symmetry};
 pub use grade::{grade, unique_solution, Grading, ImproperPuzzle, Level};

@@ -8,7 +8,9 @@
 //! left with one cell in a house is a hidden single, and a digit confined to where a line
 //! crosses a box leaves the rest of the line or box (locked candidates). When nothing applies
 //! it guesses on the cell with the fewest candidates (minimum remaining values), trying its
-//! digits in increasing order, and backtracks when a branch reaches a contradiction.
+//! digits in increasing order, and backtracks when a branch reaches a contradiction; each
+//! contradiction is a [`TraceStep::DeadEnd`] saying where (a cell without candidates, a digit
+//! without a place in a house, or two equal digits in a house).
 //!
 //! The iterator is lazy: each call to `next` does at most one guess and its propagation
 //! (a few hundred steps at most, buffered), so a UI can pull steps at its own pace. It ends
@@ -70,6 +72,30 @@ pub enum EliminationReason {
     LockedCandidates(House),
 }
 
+/// Where a branch of the search (or the position itself) ran into a contradiction. Cells are
+/// `(row, column)`, numbered from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadEnd {
+    /// The empty cell has no candidate left.
+    NoCandidate((usize, usize)),
+    /// The digit has no place left in the house.
+    NoPlace {
+        /// The digit.
+        digit: u8,
+        /// The house.
+        house: House,
+    },
+    /// The cell holds the digit that its peer holds too (digits of the searched position).
+    Clash {
+        /// The later cell in reading order.
+        cell: (usize, usize),
+        /// The earlier one.
+        peer: (usize, usize),
+        /// The digit.
+        digit: u8,
+    },
+}
+
 /// One step of the traced search. Cells are `(row, column)`, numbered from 0; digits `1..=9`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TraceStep {
@@ -113,6 +139,9 @@ pub enum TraceStep {
         /// The grid as it was just before the guess (givens and placed digits), to redraw.
         grid: Grid,
     },
+    /// The branch (or, with no guess open, the position) reached a contradiction here; a
+    /// `Backtrack` or `Failed` follows.
+    DeadEnd(DeadEnd),
     /// The grid is complete: the first solution found. The last step.
     Solved(Grid),
     /// The givens have no solution (or clash, or hold a value above 9). The last step.
@@ -132,7 +161,10 @@ impl TraceStep {
             } => grid.0[*r][*c] = *digit,
             TraceStep::Backtrack { grid: before, .. } => *grid = *before,
             TraceStep::Solved(solution) => *grid = *solution,
-            TraceStep::Eliminate { .. } | TraceStep::Guess { .. } | TraceStep::Failed => {}
+            TraceStep::Eliminate { .. }
+            | TraceStep::Guess { .. }
+            | TraceStep::DeadEnd(_)
+            | TraceStep::Failed => {}
         }
     }
 }
@@ -145,6 +177,7 @@ impl std::fmt::Display for TraceStep {
     /// place r1c1=4 (hidden single in box 1)
     /// eliminate r1c2<>4 (peer r1c1)
     /// guess r4c4=3 (level 1)
+    /// dead end r2c5 (no candidate left)
     /// backtrack r4c4=3 (level 1)
     /// solved
     /// ```
@@ -188,6 +221,24 @@ impl std::fmt::Display for TraceStep {
                 depth,
                 ..
             } => write!(f, "backtrack {}={digit} (level {})", cell(*at), depth + 1),
+            TraceStep::DeadEnd(DeadEnd::NoCandidate(at)) => {
+                write!(f, "dead end {} (no candidate left)", cell(*at))
+            }
+            TraceStep::DeadEnd(DeadEnd::NoPlace { digit, house }) => {
+                write!(f, "dead end {digit} (no place left in {house})")
+            }
+            TraceStep::DeadEnd(DeadEnd::Clash {
+                cell: at,
+                peer,
+                digit,
+            }) => {
+                write!(
+                    f,
+                    "dead end {}={digit} (also in {})",
+                    cell(*at),
+                    cell(*peer)
+                )
+            }
             TraceStep::Solved(_) => write!(f, "solved"),
             TraceStep::Failed => write!(f, "failed"),
         }
@@ -208,8 +259,8 @@ fn house(h: usize) -> House {
     }
 }
 
-/// A branch ended: a cell without candidates or a digit without a place in a house.
-struct Contradiction;
+/// A branch ended, and where.
+struct Contradiction(DeadEnd);
 
 /// A partly filled grid with the candidates of its empty cells.
 #[derive(Clone, Copy)]
@@ -233,6 +284,43 @@ impl Board {
         }))
     }
 
+    /// The peer of `i` holding `digit`, if any.
+    fn holder(&self, i: usize, digit: u8) -> Option<usize> {
+        PEERS[i]
+            .iter()
+            .map(|&p| usize::from(p))
+            .find(|&p| self.cells[p] == digit)
+    }
+
+    /// A digit of the searched position: placed with its eliminations as [`Board::assign`]
+    /// does, but a peer left without candidates does not stop it (every given is placed
+    /// before the position is judged). A digit that a peer holds already is placed without
+    /// eliminations and returned as a clash.
+    fn place_given(
+        &mut self,
+        i: usize,
+        digit: u8,
+        out: &mut VecDeque<TraceStep>,
+    ) -> Option<DeadEnd> {
+        let bit = 1u16 << (digit - 1);
+        if self.candidates[i] & bit == 0 {
+            self.cells[i] = digit;
+            self.candidates[i] = 0;
+            out.push_back(TraceStep::Place {
+                cell: rc(i),
+                digit,
+                reason: PlacementReason::Given,
+            });
+            return self.holder(i, digit).map(|peer| DeadEnd::Clash {
+                cell: rc(i),
+                peer: rc(peer),
+                digit,
+            });
+        }
+        self.place(i, digit, PlacementReason::Given, out);
+        None
+    }
+
     /// Places `digit` in the empty cell `i` and removes it from the peers, step by step.
     fn assign(
         &mut self,
@@ -243,8 +331,34 @@ impl Board {
     ) -> Result<(), Contradiction> {
         let bit = 1u16 << (digit - 1);
         if self.cells[i] != 0 || self.candidates[i] & bit == 0 {
-            return Err(Contradiction);
+            // Singles and guesses take their digit from the candidates: not reached.
+            return Err(Contradiction(match self.holder(i, digit) {
+                Some(peer) => DeadEnd::Clash {
+                    cell: rc(i),
+                    peer: rc(peer),
+                    digit,
+                },
+                None => DeadEnd::NoCandidate(rc(i)),
+            }));
         }
+        match self.place(i, digit, reason, out) {
+            Some(peer) => Err(Contradiction(DeadEnd::NoCandidate(rc(peer)))),
+            None => Ok(()),
+        }
+    }
+
+    /// Puts `digit` in cell `i` and removes it from the peers, one step each; returns the
+    /// first peer left without candidates (the eliminations stop there).
+    fn place(
+        &mut self,
+        i: usize,
+        digit: u8,
+        reason: PlacementReason,
+        out: &mut VecDeque<TraceStep>,
+    ) -> Option<usize> {
+        let bit = 1u16 << (digit - 1);
+        let stop_at_empty = reason != PlacementReason::Given;
+        let mut emptied = None;
         self.cells[i] = digit;
         self.candidates[i] = 0;
         out.push_back(TraceStep::Place {
@@ -261,12 +375,15 @@ impl Board {
                     digit,
                     reason: EliminationReason::Peer(rc(i)),
                 });
-                if self.candidates[peer] == 0 {
-                    return Err(Contradiction);
+                if self.candidates[peer] == 0 && emptied.is_none() {
+                    emptied = Some(peer);
+                    if stop_at_empty {
+                        break;
+                    }
                 }
             }
         }
-        Ok(())
+        emptied
     }
 
     /// Singles and locked candidates to a fixed point.
@@ -300,7 +417,12 @@ impl Board {
                         .map(|&i| usize::from(i))
                         .filter(|&i| self.candidates[i] & bit != 0);
                     match (places.next(), places.next()) {
-                        (None, _) => return Err(Contradiction),
+                        (None, _) => {
+                            return Err(Contradiction(DeadEnd::NoPlace {
+                                digit,
+                                house: house(h),
+                            }))
+                        }
                         (Some(i), None) => {
                             self.assign(i, digit, PlacementReason::HiddenSingle(house(h)), out)?;
                             continue 'outer;
@@ -353,7 +475,7 @@ impl Board {
                         });
                     }
                     if self.candidates[i] == 0 {
-                        return Err(Contradiction);
+                        return Err(Contradiction(DeadEnd::NoCandidate(rc(i))));
                     }
                 }
                 if changed {
@@ -456,7 +578,9 @@ pub struct Trace {
 
 /// The steps of a backtracking search of `givens` (row-major, `0` for empty): first one
 /// `Place` per given (with the eliminations it causes), then the propagation and the guesses,
-/// ending with [`TraceStep::Solved`] or [`TraceStep::Failed`].
+/// ending with [`TraceStep::Solved`] or [`TraceStep::Failed`]. Every given is placed before
+/// the position is judged: two equal digits in a house, or an empty cell left without
+/// candidates, is then a [`TraceStep::DeadEnd`] before `Failed`.
 ///
 /// Replaying the `Place` steps, and restoring [`TraceStep::Backtrack`]'s grid on each
 /// backtrack, ends on the solution. This is a separate, simpler solver than
@@ -471,21 +595,36 @@ pub fn trace(givens: &Grid) -> Trace {
         cells: [0; 81],
         candidates: [ALL; 81],
     };
+    let mut clash = None;
     for (i, &v) in givens.0.iter().flatten().enumerate() {
-        let ok = match v {
-            0 => true,
-            1..=9 => board
-                .assign(i, v, PlacementReason::Given, &mut trace.pending)
-                .is_ok(),
-            _ => false,
-        };
-        if !ok {
-            trace.pending.push_back(TraceStep::Failed);
-            return trace;
+        match v {
+            0 => {}
+            1..=9 => {
+                if let Some(c) = board.place_given(i, v, &mut trace.pending) {
+                    clash.get_or_insert(c);
+                }
+            }
+            _ => {
+                trace.pending.push_back(TraceStep::Failed);
+                return trace;
+            }
         }
     }
+    let dead = clash.or_else(|| {
+        (0..81)
+            .find(|&i| board.cells[i] == 0 && board.candidates[i] == 0)
+            .map(|i| DeadEnd::NoCandidate(rc(i)))
+    });
+    if let Some(dead) = dead {
+        trace.pending.push_back(TraceStep::DeadEnd(dead));
+        trace.pending.push_back(TraceStep::Failed);
+        return trace;
+    }
     match board.propagate(&mut trace.pending) {
-        Err(Contradiction) => trace.pending.push_back(TraceStep::Failed),
+        Err(Contradiction(dead)) => {
+            trace.pending.push_back(TraceStep::DeadEnd(dead));
+            trace.pending.push_back(TraceStep::Failed);
+        }
         Ok(Next::Solved) => trace.pending.push_back(TraceStep::Solved(board.grid())),
         Ok(Next::Branch(cell)) => {
             trace.finished = false;
@@ -533,7 +672,7 @@ impl Trace {
             .assign(i, digit, PlacementReason::Guess, &mut self.pending)
             .and_then(|()| board.propagate(&mut self.pending));
         match result {
-            Err(Contradiction) => {}
+            Err(Contradiction(dead)) => self.pending.push_back(TraceStep::DeadEnd(dead)),
             Ok(Next::Solved) => {
                 self.finished = true;
                 self.pending.push_back(TraceStep::Solved(board.grid()));
@@ -612,7 +751,7 @@ mod tests {
                     return (Some(*g), guesses, backtracks);
                 }
                 TraceStep::Failed => return (None, guesses, backtracks),
-                TraceStep::Eliminate { .. } => {}
+                TraceStep::Eliminate { .. } | TraceStep::DeadEnd(_) => {}
             }
             step.apply(&mut grid);
         }
@@ -643,6 +782,83 @@ mod tests {
         g.0[0] = [1, 2, 3, 4, 5, 6, 7, 8, 0];
         g.0[5][8] = 9;
         assert_eq!(trace(&g).last(), Some(TraceStep::Failed));
+    }
+
+    /// Puzzle 01 with a 2 in r1c1: it breaks no rule, but r1c3 (whose only candidate was 2)
+    /// is left without candidates.
+    const NO_CANDIDATE_FOR_R1C3: &str =
+        "25..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4";
+
+    #[test]
+    fn a_position_without_solution_is_judged_after_every_digit_is_placed() {
+        let g = parse(NO_CANDIDATE_FOR_R1C3).unwrap();
+        let mut traced = trace(&g);
+        let setup = traced.take_setup();
+        let placed = setup
+            .iter()
+            .filter(|s| matches!(s, TraceStep::Place { .. }))
+            .count();
+        assert_eq!(placed, g.0.iter().flatten().filter(|&&d| d != 0).count());
+        let rest: Vec<TraceStep> = traced.collect();
+        assert_eq!(
+            rest,
+            [
+                TraceStep::DeadEnd(DeadEnd::NoCandidate((0, 2))),
+                TraceStep::Failed
+            ]
+        );
+        assert_eq!(rest[0].to_string(), "dead end r1c3 (no candidate left)");
+    }
+
+    #[test]
+    fn a_clash_is_a_dead_end_naming_both_cells() {
+        let mut g = Grid::default();
+        g.0[0][0] = 5;
+        g.0[0][8] = 5;
+        g.0[8][8] = 1;
+        let mut traced = trace(&g);
+        let setup = traced.take_setup();
+        assert_eq!(
+            setup
+                .iter()
+                .filter(|s| matches!(s, TraceStep::Place { .. }))
+                .count(),
+            3,
+            "every digit is placed, the clashing one too"
+        );
+        let dead = TraceStep::DeadEnd(DeadEnd::Clash {
+            cell: (0, 8),
+            peer: (0, 0),
+            digit: 5,
+        });
+        assert_eq!(dead.to_string(), "dead end r1c9=5 (also in r1c1)");
+        assert_eq!(traced.collect::<Vec<_>>(), [dead, TraceStep::Failed]);
+    }
+
+    #[test]
+    fn every_backtrack_follows_the_dead_end_that_caused_it() {
+        let g = parse(
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        )
+        .unwrap();
+        let steps: Vec<TraceStep> = trace(&g).collect();
+        let mut backtracks = 0;
+        for (i, step) in steps.iter().enumerate() {
+            if matches!(step, TraceStep::Backtrack { .. }) {
+                backtracks += 1;
+                // Undoing a guess whose branch was exhausted follows another backtrack.
+                assert!(
+                    matches!(
+                        steps[i - 1],
+                        TraceStep::DeadEnd(_) | TraceStep::Backtrack { .. }
+                    ),
+                    "step {i}: {} after {}",
+                    step,
+                    steps[i - 1]
+                );
+            }
+        }
+        assert!(backtracks > 0);
     }
 
     #[test]

@@ -145,12 +145,21 @@ impl Draft {
         let givens = self.grid.0.iter().flatten().filter(|&&v| v != 0).count();
         self.message = match &verdict {
             Verdict::Invalid { text, .. } => format!("Not a valid puzzle: {text}."),
-            Verdict::NoSolution => {
-                format!("No solution: no grid completes these {givens} givens.")
-            }
+            Verdict::NoSolution => format!(
+                "No solution: no grid completes {}.",
+                if givens == 1 {
+                    "this one given".to_owned()
+                } else {
+                    format!("these {givens} givens")
+                }
+            ),
             Verdict::Multiple => format!(
-                "Several solutions: these {givens} givens leave more than one grid. Add givens \
-                 until one is left."
+                "Several solutions: {} more than one grid. Add givens until one is left.",
+                match givens {
+                    0 => "an empty grid leaves".to_owned(),
+                    1 => "this one given leaves".to_owned(),
+                    n => format!("these {n} givens leave"),
+                }
             ),
             Verdict::Unique { level, .. } => format!(
                 "A proper puzzle: one solution, {level} ({givens} givens). Play it, or Solve \
@@ -245,7 +254,7 @@ mod tests {
         assert!(!blank.check());
         assert!(blank
             .message
-            .starts_with("Several solutions: these 0 givens"));
+            .starts_with("Several solutions: an empty grid leaves"));
 
         // r1c1..r1c8 hold 1-8 and r2c9 holds 9: r1c9 has no candidate.
         for c in 0..8 {

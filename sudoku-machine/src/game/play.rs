@@ -97,10 +97,10 @@ impl Play {
     }
 
     /// Whether anything the player made would be lost by starting over: a digit that is not
-    /// a given, a pencil mark, a move that can be redone, a hint taken, or ten seconds of
-    /// play.
+    /// a given, a pencil mark, a move that can be undone or redone, a hint taken, or a minute
+    /// of play (a glance at a puzzle is not a game to keep).
     pub fn has_progress(&self, givens: &Grid) -> bool {
-        self.tenths >= 100
+        self.tenths >= 600
             || self.hints_used > 0
             || self.can_undo()
             || self.can_redo()
@@ -108,6 +108,52 @@ impl Play {
                 let content = self.content(cell);
                 content.notes != 0 || (content.value != 0 && !Self::is_given(givens, cell))
             })
+    }
+
+    /// What starting over would lose, in words for the question that asks first: "3
+    /// entries, notes in 2 cells, 1 hint and 4:05 of play"; empty without progress.
+    pub fn what_is_lost(&self, givens: &Grid) -> String {
+        let cells = (0..81u8).map(Cell).map(|cell| (cell, self.content(cell)));
+        let entries = cells
+            .clone()
+            .filter(|(cell, c)| c.value != 0 && !Self::is_given(givens, *cell))
+            .count();
+        let noted = cells.filter(|(_, c)| c.value == 0 && c.notes != 0).count();
+        let plural = |n: usize, one: &str, many: &str| {
+            if n == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{n} {many}")
+            }
+        };
+        let mut parts = Vec::new();
+        if entries > 0 {
+            parts.push(plural(entries, "entry", "entries"));
+        }
+        if noted > 0 {
+            parts.push(format!("notes in {}", plural(noted, "cell", "cells")));
+        }
+        if self.hints_used > 0 {
+            parts.push(plural(
+                usize::from(self.hints_used),
+                "hint taken",
+                "hints taken",
+            ));
+        }
+        if parts.is_empty() && (self.can_undo() || self.can_redo()) {
+            parts.push("your moves".to_owned());
+        }
+        if self.tenths >= 600 || (!parts.is_empty() && self.seconds() > 0) {
+            parts.push(format!(
+                "{} of play",
+                super::view::clock_text(self.seconds())
+            ));
+        }
+        match parts.len() {
+            0 => String::new(),
+            1 => parts.remove(0),
+            n => format!("{} and {}", parts[..n - 1].join(", "), parts[n - 1]),
+        }
     }
 
     /// Whether the grid is solved: every row, column and box holds 1 to 9 (Qt's
@@ -594,8 +640,19 @@ mod tests {
         p.hints_used = 1;
         assert!(p.has_progress(&g), "a hint taken");
         p.restart(&g);
-        p.tenths = 100;
-        assert!(p.has_progress(&g), "ten seconds played");
+        p.tenths = 599;
+        assert!(!p.has_progress(&g), "a glance");
+        assert_eq!(p.what_is_lost(&g), "");
+        p.tenths = 600;
+        assert!(p.has_progress(&g), "a minute played");
+        assert_eq!(p.what_is_lost(&g), "1:00 of play");
+        p.cursor = Some(Cell(1));
+        p.toggle_note(&g, 1);
+        p.hints_used = 1;
+        assert_eq!(
+            p.what_is_lost(&g),
+            "notes in 1 cell, 1 hint taken and 1:00 of play"
+        );
         p.restart(&g);
         for _ in 0..9 {
             assert!(!p.tick());

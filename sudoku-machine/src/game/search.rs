@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use super::play::Notes;
 use crate::datamodel::Grid;
-use crate::engine::techniques::{bit, Cell, ALL};
-use crate::engine::{classify, trace, Classification, PlacementReason, TraceStep};
+use crate::engine::techniques::{bit, house_cells, Cell, ALL};
+use crate::engine::{classify, trace, Classification, DeadEnd, PlacementReason, TraceStep};
 
 /// The longest search that is animated, in steps.
 pub const STEP_LIMIT: usize = 20_000;
@@ -38,6 +38,9 @@ pub enum StepKind {
     Eliminate,
     /// A guess undone.
     Backtrack,
+    /// A contradiction: a cell without candidates, a digit without a place in a house, or
+    /// two equal digits in a house.
+    DeadEnd,
     /// The grid is complete.
     Solved,
     /// No solution.
@@ -84,6 +87,8 @@ pub struct Counts {
 pub struct Search {
     /// The position searched (givens and, from a game, the player's entries).
     pub start: Grid,
+    /// Whether it is the puzzle being typed in edit mode (not the game's position).
+    pub of_draft: bool,
     /// Steps of the search shown so far (the set-up not counted).
     pub index: usize,
     /// Index into [`SPEEDS`].
@@ -104,6 +109,13 @@ pub struct Search {
     pub outcome: Outcome,
     /// The last word to the player.
     pub message: String,
+    /// The cells of the last dead end, drawn red until the next step (after the last one,
+    /// they stay): the cell without candidates, or the two clashing cells, or the empty
+    /// cells of the house that has no place left for a digit.
+    pub dead: Vec<Cell>,
+    /// The last dead end in words, until the next step: what the message says if the search
+    /// then fails.
+    why: Option<String>,
     /// The search steps after the set-up, at most `STEP_LIMIT`; recomputed from `start` when
     /// missing (the trace is deterministic), so snapshots stay small.
     #[serde(skip)]
@@ -115,6 +127,7 @@ impl Default for Search {
     fn default() -> Self {
         Search {
             start: Grid::default(),
+            of_draft: false,
             index: 0,
             speed: 4,
             values: Grid::default(),
@@ -125,6 +138,8 @@ impl Default for Search {
             last: Default::default(),
             outcome: Outcome::Searching,
             message: String::new(),
+            dead: Vec::new(),
+            why: None,
             steps: Vec::new(),
         }
     }
@@ -135,6 +150,12 @@ impl Search {
     /// longer than [`STEP_LIMIT`] steps is settled at once.
     pub fn start(&mut self, position: &Grid) {
         self.start_with_limit(position, STEP_LIMIT);
+    }
+
+    /// [`Search::start`] on the puzzle being typed in edit mode.
+    pub fn start_draft(&mut self, position: &Grid) {
+        self.start(position);
+        self.of_draft = true;
     }
 
     fn start_with_limit(&mut self, position: &Grid, limit: usize) {
@@ -180,12 +201,21 @@ impl Search {
                 self.candidates,
                 self.guessed,
                 self.saved.clone(),
+                std::mem::take(&mut self.dead),
+                self.why.take(),
             );
             self.load(STEP_LIMIT);
             self.index = index;
             self.counts = counts;
             self.last = last;
-            (self.values, self.candidates, self.guessed, self.saved) = shown;
+            (
+                self.values,
+                self.candidates,
+                self.guessed,
+                self.saved,
+                self.dead,
+                self.why,
+            ) = shown;
         }
     }
 
@@ -280,9 +310,17 @@ impl Search {
                 TraceStep::Solved(_) => self.finish_solved(),
                 TraceStep::Failed => {
                     self.outcome = Outcome::Failed;
-                    self.message = "The search failed: this position has no solution. The \
-                                    last steps show where it ran out of candidates."
-                        .into();
+                    let why = self.why.take();
+                    self.message = match why {
+                        Some(why) if self.counts.guesses == 0 => {
+                            format!("No solution: {why}.")
+                        }
+                        Some(why) => format!(
+                            "The search failed: this position has no solution. Every guess \
+                             ran into a dead end; the last one: {why}."
+                        ),
+                        None => "The search failed: this position has no solution.".into(),
+                    };
                 }
                 _ => {}
             }
@@ -320,6 +358,7 @@ impl Search {
             TraceStep::Place { .. } => StepKind::Place,
             TraceStep::Eliminate { .. } => StepKind::Eliminate,
             TraceStep::Backtrack { .. } => StepKind::Backtrack,
+            TraceStep::DeadEnd(_) => StepKind::DeadEnd,
             TraceStep::Solved(_) => StepKind::Solved,
             TraceStep::Failed => StepKind::Failed,
         }
@@ -327,6 +366,10 @@ impl Search {
 
     /// Applies one step to the board and the counts.
     fn apply(&mut self, step: &TraceStep) {
+        if !matches!(step, TraceStep::Failed) {
+            self.dead.clear();
+            self.why = None;
+        }
         match *step {
             TraceStep::Place {
                 cell: (r, c),
@@ -363,8 +406,25 @@ impl Search {
                 self.saved.truncate(depth);
                 self.counts.backtracks += 1;
             }
+            TraceStep::DeadEnd(dead) => {
+                self.dead = self.cells_of(&dead);
+                self.why = Some(explain(&dead));
+            }
             TraceStep::Solved(grid) => self.values = grid,
             TraceStep::Failed => {}
+        }
+    }
+
+    /// The cells a dead end is drawn on.
+    fn cells_of(&self, dead: &DeadEnd) -> Vec<Cell> {
+        match *dead {
+            DeadEnd::NoCandidate((r, c)) => vec![Cell::new(r, c)],
+            DeadEnd::Clash { cell, peer, .. } => {
+                vec![Cell::new(cell.0, cell.1), Cell::new(peer.0, peer.1)]
+            }
+            DeadEnd::NoPlace { house, .. } => house_cells(house)
+                .filter(|cell| self.values.0[cell.row()][cell.col()] == 0)
+                .collect(),
         }
     }
 
@@ -384,8 +444,13 @@ fn cell_of(step: &TraceStep) -> Option<Cell> {
         TraceStep::Place { cell, .. }
         | TraceStep::Eliminate { cell, .. }
         | TraceStep::Guess { cell, .. }
-        | TraceStep::Backtrack { cell, .. } => Some(Cell::new(cell.0, cell.1)),
-        TraceStep::Solved(_) | TraceStep::Failed => None,
+        | TraceStep::Backtrack { cell, .. }
+        | TraceStep::DeadEnd(DeadEnd::NoCandidate(cell) | DeadEnd::Clash { cell, .. }) => {
+            Some(Cell::new(cell.0, cell.1))
+        }
+        TraceStep::DeadEnd(DeadEnd::NoPlace { .. }) | TraceStep::Solved(_) | TraceStep::Failed => {
+            None
+        }
     }
 }
 
@@ -394,8 +459,26 @@ fn digit_of(step: &TraceStep) -> u8 {
         TraceStep::Place { digit, .. }
         | TraceStep::Eliminate { digit, .. }
         | TraceStep::Guess { digit, .. }
-        | TraceStep::Backtrack { digit, .. } => *digit,
-        TraceStep::Solved(_) | TraceStep::Failed => 0,
+        | TraceStep::Backtrack { digit, .. }
+        | TraceStep::DeadEnd(DeadEnd::NoPlace { digit, .. } | DeadEnd::Clash { digit, .. }) => {
+            *digit
+        }
+        TraceStep::DeadEnd(DeadEnd::NoCandidate(_)) | TraceStep::Solved(_) | TraceStep::Failed => 0,
+    }
+}
+
+/// A dead end in words, for the player: "r1c3 has no candidate left".
+fn explain(dead: &DeadEnd) -> String {
+    let at = |(r, c): (usize, usize)| format!("r{}c{}", r + 1, c + 1);
+    match *dead {
+        DeadEnd::NoCandidate(cell) => format!(
+            "{} has no candidate left (each digit is already in its row, column or box)",
+            at(cell)
+        ),
+        DeadEnd::NoPlace { digit, house } => format!("{digit} has no place left in {house}"),
+        DeadEnd::Clash { cell, peer, digit } => {
+            format!("{} and {} both hold {digit}", at(peer), at(cell))
+        }
     }
 }
 
@@ -497,6 +580,33 @@ mod tests {
         while !s.advance(1) {}
         assert_eq!(s.outcome, Outcome::Failed);
         assert_eq!(s.last.3, "failed");
+    }
+
+    #[test]
+    fn a_position_without_solution_shows_its_candidates_and_where_it_fails() {
+        // Puzzle 01 with a 2 in r1c1: r1c3, whose only candidate was 2, has none left.
+        let g = parse(
+            "25..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4",
+        )
+        .unwrap();
+        let mut s = Search::default();
+        s.start(&g);
+        // Every digit is placed before the position is judged: the candidates are right.
+        assert_eq!(s.values, g);
+        assert_eq!(s.candidates.0[3][0] & bit(1), 0, "r9c1 holds 1");
+        assert_eq!(s.candidates.0[0][2], 0, "r1c3 has no candidate");
+        assert!(!s.advance(1));
+        assert_eq!(s.last.0, StepKind::DeadEnd);
+        assert_eq!(s.last.1, Some(Cell::new(0, 2)));
+        assert_eq!(s.dead, [Cell::new(0, 2)]);
+        assert!(s.advance(1));
+        assert_eq!(s.outcome, Outcome::Failed);
+        assert_eq!(s.dead, [Cell::new(0, 2)], "the dead end stays drawn");
+        assert_eq!(
+            s.message,
+            "No solution: r1c3 has no candidate left (each digit is already in its row, \
+             column or box)."
+        );
     }
 
     #[test]

@@ -101,9 +101,10 @@ pub enum Pending {
 }
 
 impl Pending {
-    /// The question to ask before this action: it discards the game in progress, or ends
-    /// it.
-    pub fn question(&self) -> String {
+    /// The question to ask before this action: it discards the game in progress (`lost`
+    /// says what would be lost, as [`Play::what_is_lost`](super::Play::what_is_lost) words
+    /// it), or ends it.
+    pub fn question(&self, lost: &str) -> String {
         let what = match self {
             Pending::None => return String::new(),
             Pending::Stop => {
@@ -121,9 +122,11 @@ impl Pending {
             Pending::Load(request) => format!("play “{}”", request.name),
             Pending::Generate(level) => format!("start a new {level} puzzle"),
         };
-        format!(
-            "Discard the game in progress and {what}? Your entries, notes and time will be lost."
-        )
+        if lost.is_empty() {
+            format!("Discard the game in progress and {what}?")
+        } else {
+            format!("Discard the game in progress and {what}? Lost: {lost}.")
+        }
     }
 
     /// The question's title.
@@ -246,16 +249,18 @@ mod tests {
 
     #[test]
     fn questions_name_what_would_happen() {
-        assert_eq!(Pending::None.question(), "");
-        assert!(Pending::Generate(Level::Hard)
-            .question()
-            .starts_with("Discard the game in progress and start a new hard puzzle?"));
+        assert_eq!(Pending::None.question("3 entries"), "");
+        assert_eq!(
+            Pending::Generate(Level::Hard).question("3 entries and 2:00 of play"),
+            "Discard the game in progress and start a new hard puzzle? Lost: 3 entries and \
+             2:00 of play."
+        );
         let mut p = Pending::Load(LoadRequest {
             givens: Default::default(),
             name: "mine".into(),
             level: None,
         });
-        assert!(p.question().contains("play “mine”"));
+        assert!(p.question("").contains("play “mine”"));
         assert_eq!(p.take_load().unwrap().name, "mine");
         assert_eq!(p, Pending::None);
         assert!(p.take_load().is_err());

@@ -137,6 +137,8 @@ pub struct Controls {
     pub solve_draft: bool,
     /// Edit mode: changing it again after the check.
     pub change_draft: bool,
+    /// The options and the chart view (not while a question waits for its answer).
+    pub options: bool,
     /// Leaving edit mode (Cancel).
     pub leave_edit: bool,
     /// Watching the solver's search from the position on the board.
@@ -184,6 +186,9 @@ pub struct View {
     pub clock: String,
     /// Hints left in this attempt.
     pub hints_left: u8,
+    /// Whether the panel shows the game's clock and hints: not for a puzzle being typed in
+    /// edit mode, nor while the solver searches one.
+    pub game_info: bool,
     /// The puzzle's name.
     pub puzzle: String,
     /// Its grade (`Hard`), or empty when unknown.
@@ -269,6 +274,8 @@ pub fn view(
     let idle = matches!(phase, Phase::Unsolved | Phase::Solved | Phase::Revealed);
     let playing = matches!(phase, Phase::Running | Phase::Paused | Phase::Hidden);
     let editing = matches!(phase, Phase::Editing | Phase::Reviewed);
+    // The panel is about the puzzle being typed, in edit mode and while it is searched.
+    let about_draft = editing || (phase == Phase::Searching && search.of_draft);
     let hints_left = settings.hint_limit.saturating_sub(play.hints_used);
     let clock = clock_text(play.seconds());
     let reviewed = phase == Phase::Reviewed;
@@ -296,6 +303,7 @@ pub fn view(
         solve_draft: reviewed && draft.is_proper() && !draft.solved,
         change_draft: reviewed,
         leave_edit: editing,
+        options: phase != Phase::Confirming,
         watch: idle || running || editing,
     };
     let status = match phase {
@@ -349,7 +357,7 @@ pub fn view(
         status,
         message,
         question: if phase == Phase::Confirming {
-            pending.question()
+            pending.question(&play.what_is_lost(givens))
         } else {
             String::new()
         },
@@ -357,13 +365,14 @@ pub fn view(
         confirm_label: pending.confirm_label().into(),
         clock,
         hints_left,
+        game_info: !about_draft,
         // In edit mode the panel is about the puzzle being typed: its grade once checked.
-        puzzle: if editing {
+        puzzle: if about_draft {
             "Your puzzle".into()
         } else {
             puzzle.name.clone()
         },
-        level: match (&draft.verdict, editing) {
+        level: match (&draft.verdict, about_draft) {
             (Some(Verdict::Unique { level, .. }), true) => capitalised(level.name()),
             (_, true) => String::new(),
             (_, false) => puzzle
@@ -477,8 +486,9 @@ fn search_cells(search: &Search) -> Vec<CellView> {
                     StepKind::Guess => 2,
                     StepKind::Eliminate => 3,
                     StepKind::Backtrack => 4,
-                    StepKind::None | StepKind::Solved | StepKind::Failed => 0,
+                    StepKind::None | StepKind::Solved | StepKind::Failed | StepKind::DeadEnd => 0,
                 },
+                error: search.dead.contains(&cell),
                 struck: if here && *kind == StepKind::Eliminate {
                     crate::engine::techniques::bit(*digit)
                 } else {

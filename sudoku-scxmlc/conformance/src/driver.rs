@@ -27,6 +27,9 @@ pub struct Suite<'a> {
     pub env_var: &'a str,
     /// What a case file looks like, for the message when there is none (`txml/test*.txml`).
     pub layout: &'a str,
+    /// For a suite run more than once (in several datamodels): the name of this run, which
+    /// starts its summary line (`rust: N passed, N failed, N skipped`).
+    pub run: Option<&'a str>,
 }
 
 /// The counts of a run, and the ids of the cases that failed.
@@ -115,7 +118,8 @@ pub fn run_filtered<C>(
         }
     }
     println!(
-        "{} passed, {} failed, {} skipped",
+        "{}{} passed, {} failed, {} skipped",
+        suite.run.map_or(String::new(), |r| format!("{r}: ")),
         tally.passed.len(),
         tally.failed.len(),
         tally.skipped
@@ -207,6 +211,7 @@ mod tests {
             found,
             env_var: "T_DIR",
             layout: "t*.t",
+            run: None,
         }
     }
 

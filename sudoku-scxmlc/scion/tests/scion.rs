@@ -23,6 +23,7 @@ fn main() -> ExitCode {
         found: SCION_DIR_FOUND,
         env_var: "SCXML_SCION_DIR",
         layout: "GROUP/NAME.scxml chart",
+        run: None,
     };
     run_suite(
         &suite,

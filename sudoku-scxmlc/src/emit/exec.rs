@@ -52,6 +52,9 @@ impl Emitter<'_> {
 
     /// An expression evaluated with read-only bindings, as a block.
     fn value(&self, code: &Code) -> TokenStream {
+        if self.is_js() {
+            return self.js_string(code);
+        }
         let b = self.bindings(code, Access::Read);
         let e = &code.tokens;
         if b.is_empty() {
@@ -64,6 +67,9 @@ impl Emitter<'_> {
     /// A JSON value from an expression (`<param>`, `<content expr>`, `<log expr>`),
     /// serialized by reference, so `_event.data` or a data field needs no `.clone()`.
     fn json(&self, code: &Code) -> TokenStream {
+        if self.is_js() {
+            return self.js_json(code);
+        }
         let rt = &self.rt;
         let b = self.bindings(code, Access::Read);
         let e = &code.tokens;
@@ -93,6 +99,7 @@ impl Emitter<'_> {
                 let s = num(*s);
                 quote!(__ctx.is_in(#s))
             }
+            Cond::Rust(code) if self.is_js() => self.js_cond(code),
             Cond::Rust(code) => self.value(code),
         }
     }
@@ -143,7 +150,7 @@ impl Emitter<'_> {
                     }
                 };
             }
-            Cond::Rust(code) => self.value(code),
+            Cond::Rust(_) => self.cond_expr(cond),
         };
         // Errors and panics are reported at the `cond` attribute.
         let (line, column) = match cond {
@@ -314,6 +321,10 @@ impl Emitter<'_> {
                     *column,
                     format!("<assign location=\"{}\">", location.code.text),
                 );
+                if self.is_js() {
+                    let assign = self.js_assign(location, expr);
+                    return quote!(#m #assign);
+                }
                 let v = self.value(expr);
                 let assign = self.assign_to(location, quote!(__value));
                 quote!(#m { let __value = #v; #assign })
@@ -341,6 +352,11 @@ impl Emitter<'_> {
                     *column,
                     format!("<foreach array=\"{}\">", array.text),
                 );
+                if self.is_js() {
+                    let body = self.exec_list(body);
+                    let each = self.js_foreach(array, *item, *index, *line, body);
+                    return quote!(#m #each);
+                }
                 let items = self.value(array);
                 let item_d = &self.plan.chart.data[*item];
                 let item_id = format_ident!("{}", item_d.id);
@@ -386,6 +402,10 @@ impl Emitter<'_> {
             }
             Exec::Script { code, line, column } => {
                 let m = self.marker("script", *line, *column, "<script>".to_owned());
+                if self.is_js() {
+                    let s = self.js_script(code);
+                    return quote!(#m #s);
+                }
                 let b = self.bindings(code, Access::Write);
                 let s = &code.tokens;
                 quote!(#m { #b #s })
@@ -501,6 +521,9 @@ impl Emitter<'_> {
 
     /// Stores `value` (a local) into a location.
     fn assign_to(&self, loc: &Location, value: TokenStream) -> TokenStream {
+        if self.is_js() {
+            return self.js_assign_value(loc, value);
+        }
         let rt = &self.rt;
         match loc.data {
             LocationRoot::SystemVariable => {
@@ -548,6 +571,12 @@ impl Emitter<'_> {
                 Content::Text(text) if serde_json::from_str::<serde_json::Value>(text).is_ok() => {
                     quote!(#rt::serde_json::from_str::<#rt::serde_json::Value>(#text)?)
                 }
+                // ECMAScript (B.2.2): text that is not JSON is a space-normalised string.
+                Content::Text(text) if self.is_js() => {
+                    let words: Vec<&str> = text.split_whitespace().collect();
+                    let text = words.join(" ");
+                    quote!(#rt::serde_json::Value::String(::std::string::String::from(#text)))
+                }
                 Content::Text(text) => {
                     quote!(#rt::serde_json::Value::String(::std::string::String::from(#text)))
                 }
@@ -558,6 +587,10 @@ impl Emitter<'_> {
         }
         let names = namelist.iter().map(|&d| {
             let id = &self.plan.chart.data[d].id;
+            if self.is_js() {
+                let v = self.js_variable_json(id);
+                return quote!(__map.insert(::std::string::String::from(#id), #v);)
+            }
             let field = format_ident!("{}", id);
             quote!(__map.insert(::std::string::String::from(#id), #rt::serde_json::to_value(&__data.#field)?);)
         });
@@ -668,6 +701,9 @@ impl Emitter<'_> {
 
     /// The `init`, `set` and `get` functions of one `<data>`.
     pub(super) fn data_fns(&mut self, index: usize) -> TokenStream {
+        if self.is_js() {
+            return self.js_data_fns(index);
+        }
         let rt = &self.rt;
         let data_ty = &self.data_ty;
         let d = &self.plan.chart.data[index];

@@ -10,6 +10,7 @@
 //! - a hidden module with the static tables and one function per condition, block of
 //!   executable content, `<donedata>` and `<data>`; each says which chart line it came from.
 
+mod ecmascript;
 mod events;
 mod exec;
 mod print;
@@ -107,6 +108,8 @@ pub(crate) struct Emitter<'a> {
     /// The transition whose `cond` or content is being emitted: its code sees `_event`
     /// typed when its events carry one declared type.
     event_scope: Option<usize>,
+    /// ECMAScript charts: the next [`Snippet`](crate::runtime::ecmascript::Snippet) number.
+    snippets: std::cell::Cell<u32>,
 }
 
 /// Writes the formatted Rust source of a planned chart into `out`, one item at a time (the
@@ -149,7 +152,9 @@ fn emit_chart(
     printer: &mut print::Printer<'_>,
     indent: usize,
 ) -> std::io::Result<()> {
-    let data_ty = if exec::has_data(plan.chart.datamodel) {
+    let data_ty = if plan.chart.datamodel == crate::chart::DatamodelKind::EcmaScript {
+        quote!(#runtime::ecmascript::Js)
+    } else if exec::has_data(plan.chart.datamodel) {
         let ident = format_ident!("{}Data", plan.type_name);
         quote!(#ident)
     } else {
@@ -169,6 +174,7 @@ fn emit_chart(
         },
         state_enum_limit,
         event_scope: None,
+        snippets: std::cell::Cell::new(0),
     };
     let data = e.data_struct();
     printer.items(data, indent, &mut e.p)?;
@@ -199,6 +205,11 @@ fn emit_chart(
 }
 
 impl Emitter<'_> {
+    /// Whether the chart's code is ECMAScript.
+    fn is_js(&self) -> bool {
+        self.plan.chart.datamodel == crate::chart::DatamodelKind::EcmaScript
+    }
+
     /// A placeholder for an array of pre-formatted rows.
     fn table(&mut self, rows: Vec<String>) -> TokenStream {
         self.p.table(rows)
@@ -268,7 +279,10 @@ impl Emitter<'_> {
             " The compiled tables of `{}`: the type parameter of [`{}`].",
             self.file, self.plan.type_name
         );
-        let new_data = if exec::has_data(self.plan.chart.datamodel) {
+        let new_data = if self.is_js() {
+            let ids = self.plan.chart.data.iter().map(|d| &d.id);
+            quote!(#rt::ecmascript::Js::new(&[#(#ids),*]))
+        } else if exec::has_data(self.plan.chart.datamodel) {
             quote!(::core::default::Default::default())
         } else {
             quote!()

@@ -16,8 +16,14 @@ use quote::{format_ident, quote};
 /// Charts with more (atomic state, event) cells than this get no generated macrosteps.
 const STEP_CELL_LIMIT: usize = 1 << 14;
 
+/// Charts whose `step` function would have more arms than this (one per event and list of
+/// candidate transitions shared by some atomic states) get no generated macrosteps: the
+/// function is one item, formatted whole, and costs the compiler about 10 KB per arm
+/// (docs/scale.md, "Compiler memory"). The game's chart has 119.
+const STEP_ARM_LIMIT: usize = 512;
+
 /// One candidate of a cell: a transition whose event descriptors match the event.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 struct Candidate {
     transition: usize,
     cond: Option<usize>,
@@ -32,6 +38,31 @@ impl Emitter<'_> {
             && !self.plan.events.is_empty()
             && !chart.states.iter().any(|s| s.kind == StateKind::Parallel)
             && atomic.saturating_mul(self.plan.events.len()) <= STEP_CELL_LIMIT
+            && self.step_arms() <= STEP_ARM_LIMIT
+    }
+
+    /// How many arms `step` has: per event, the distinct non-empty candidate lists of the
+    /// atomic states.
+    fn step_arms(&self) -> usize {
+        let chart = &self.plan.chart;
+        let leaves: Vec<usize> = (1..chart.states.len())
+            .filter(|&i| chart.states[i].kind.is_atomic())
+            .collect();
+        let mut arms = 0;
+        for (_, name, _) in &self.plan.events {
+            let mut lists = std::collections::HashSet::new();
+            for &leaf in &leaves {
+                let c = self.candidates(leaf, name);
+                if !c.is_empty() {
+                    lists.insert(c);
+                }
+            }
+            arms += lists.len();
+            if arms > STEP_ARM_LIMIT {
+                break;
+            }
+        }
+        arms
     }
 
     /// The candidate transitions, in selection order, for `name` while the atomic state

@@ -160,7 +160,7 @@ pub fn plan(mut chart: Chart) -> Plan {
             })
         })
         .collect();
-    debug_assert!(chart.datamodel == DatamodelKind::Rust || chart.data.is_empty());
+    debug_assert!(chart.datamodel != DatamodelKind::Null || chart.data.is_empty());
     Plan {
         chart,
         type_name,

@@ -62,6 +62,8 @@ pub struct Context<E = Untyped> {
     pub(crate) event: Envelope<E>,
     /// `_event` as a plain [`Event`], made when chart code first asks for it.
     event_view: OnceCell<Event>,
+    /// How many times `_event` was replaced ([`Context::event_serial`]).
+    event_serial: u64,
     pub(crate) now: Duration,
     name: &'static str,
     session_id: String,
@@ -93,6 +95,7 @@ impl<E: ChartEvent> Context<E> {
             timers: Timers::default(),
             event: Envelope::default(),
             event_view: OnceCell::new(),
+            event_serial: 0,
             now: Duration::ZERO,
             name,
             session_id: format!("sudoku-scxmlc-{session}"),
@@ -119,6 +122,12 @@ impl<E: ChartEvent> Context<E> {
                 .event_view
                 .get_or_init(|| typed.to_event(&self.session_id)),
         }
+    }
+
+    /// A number that changes whenever `_event` becomes another event (0 before the first):
+    /// a datamodel that mirrors `_event` (the ECMAScript one) rebuilds its copy only then.
+    pub fn event_serial(&self) -> u64 {
+        self.event_serial
     }
 
     /// `_event` as the machine holds it: typed, for an event of the chart's names.
@@ -159,6 +168,7 @@ impl<E: ChartEvent> Context<E> {
         if self.event_view.get().is_some() {
             self.event_view = OnceCell::new();
         }
+        self.event_serial = self.event_serial.wrapping_add(1);
         std::mem::replace(&mut self.event, event)
     }
 

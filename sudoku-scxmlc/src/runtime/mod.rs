@@ -8,6 +8,8 @@
 //! [`Tables`] the generator emits.
 
 mod context;
+#[cfg(feature = "ecmascript")]
+pub mod ecmascript;
 mod envelope;
 mod error;
 mod event;

@@ -1,7 +1,7 @@
 //! Rust datamodel code in attributes and `<script>` bodies: parsed with `syn` at build time so
 //! a syntax error is reported at the chart line, not inside generated code.
 
-use crate::chart::Code;
+use crate::chart::{Code, CodeParts};
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
@@ -63,13 +63,13 @@ pub fn parse_code(
             collect_idents(tokens.clone(), &mut idents);
             idents.sort();
             idents.dedup();
-            Ok(Code {
+            Ok(Code::new(CodeParts {
                 text: text.to_owned(),
                 line: src.line(span.start),
                 column: src.column_bounded(span.start, 4096),
                 tokens,
                 idents,
-            })
+            }))
         }
         Err(e) => {
             let what = match kind {
@@ -97,6 +97,10 @@ impl super::Validator<'_> {
         span: Span,
         kind: CodeKind,
     ) -> Result<Code, Diagnostic> {
+        #[cfg(feature = "ecmascript")]
+        if self.datamodel == crate::chart::DatamodelKind::EcmaScript {
+            return super::ecmascript::check_code(self.src, text, span, kind.into());
+        }
         let mut code = parse_code(self.src, text, span, kind)?;
         let tokens = std::mem::take(&mut code.tokens);
         let mut unknown = Vec::new();
@@ -333,11 +337,7 @@ fn collect_idents(tokens: TokenStream, out: &mut Vec<String>) {
     }
 }
 
-/// Whether `s` is a Rust identifier that is not a keyword: exactly, since the tokenizer
-/// skips the whitespace and comments around one (`"index "` is not an identifier).
-pub fn is_rust_ident(s: &str) -> bool {
-    !s.contains('#') && syn::parse_str::<syn::Ident>(s).is_ok_and(|ident| ident == s)
-}
+pub use crate::ident::is_rust_ident;
 
 #[cfg(test)]
 mod tests {
@@ -347,7 +347,15 @@ mod tests {
     fn identifiers_are_exact() {
         assert!(is_rust_ident("index"));
         assert!(is_rust_ident("_x1"));
+        assert!(is_rust_ident("état"));
+        assert!(is_rust_ident("__valid"));
         for not in [
+            "_",
+            "Self",
+            "yield",
+            "1a",
+            "a-b",
+            "a.b",
             "index ",
             " index",
             "a /* c */",

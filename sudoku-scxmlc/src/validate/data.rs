@@ -48,6 +48,11 @@ impl<'a> Validator<'a> {
             );
             return;
         }
+        #[cfg(feature = "ecmascript")]
+        if self.datamodel == DatamodelKind::EcmaScript {
+            self.js_data_item(d, id, state);
+            return;
+        }
         if !is_rust_ident(&id.value)
             || id.value.starts_with("__")
             || is_system_variable(&id.value)
@@ -72,7 +77,7 @@ impl<'a> Validator<'a> {
         }
         let (ty, ty_text) = match d.attr_ns(RUST_NS, "type") {
             Some(t) => match parse_code(self.src, &t.value, t.span, CodeKind::Type) {
-                Ok(code) => (Some(code.tokens), Some(t.value.clone())),
+                Ok(code) => (Some(code.into_parts().tokens), Some(t.value.clone())),
                 Err(diag) => {
                     self.diags.push(diag);
                     return;

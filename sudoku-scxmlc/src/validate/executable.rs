@@ -23,8 +23,10 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn exec_list(&mut self, elements: Vec<&Element>) -> Vec<Exec> {
-        elements.into_iter().filter_map(|c| self.exec(c)).collect()
+    pub(super) fn exec_list(&mut self, elements: Vec<&Element>) -> Vec<Exec> {
+        let mut list: Vec<Exec> = elements.into_iter().filter_map(|c| self.exec(c)).collect();
+        list.shrink_to_fit();
+        list
     }
 
     pub(super) fn code_attr(&mut self, a: &Attribute, kind: CodeKind) -> Option<Code> {
@@ -68,6 +70,10 @@ impl<'a> Validator<'a> {
     }
 
     pub(super) fn location(&mut self, a: &Attribute) -> Option<Location> {
+        #[cfg(feature = "ecmascript")]
+        if self.datamodel == DatamodelKind::EcmaScript {
+            return self.js_location(a);
+        }
         let code = self.code_attr(a, CodeKind::Expr)?;
         let expr: syn::Expr = syn::parse2(code.tokens.clone()).ok()?;
         let (root, bare) = place_root(&expr);
@@ -160,7 +166,7 @@ impl<'a> Validator<'a> {
                         e.text().filter(|t| !t.text.trim().is_empty()),
                     ) {
                         (Some(x), None) => self.code_attr(x, CodeKind::Expr),
-                        (None, Some(t)) if self.datamodel == DatamodelKind::Rust => {
+                        (None, Some(t)) if self.datamodel != DatamodelKind::Null => {
                             match self.chart_code(&t.text, t.span, CodeKind::Expr) {
                                 Ok(c) => Some(c),
                                 Err(d) => {
@@ -229,6 +235,10 @@ impl<'a> Validator<'a> {
                     line,
                     column,
                 })
+            }
+            #[cfg(feature = "ecmascript")]
+            "foreach" if self.datamodel == DatamodelKind::EcmaScript => {
+                self.js_foreach(e, line, column)
             }
             "foreach" => {
                 let array = match e.attr("array") {
@@ -316,8 +326,10 @@ impl<'a> Validator<'a> {
             },
             (None, None) => return None,
         };
+        let mut code = code;
+        code.line = line;
         Some(Exec::Script {
-            code: Code { line, ..code },
+            code,
             line,
             column: self.column(e.span),
         })
@@ -366,7 +378,8 @@ impl<'a> Validator<'a> {
         let expr = match (c.attr("expr"), c.attr("location")) {
             (Some(x), None) => self.code_attr(x, CodeKind::Expr),
             (None, Some(l)) => self.location(l).map(|loc| {
-                if loc.data == LocationRoot::Undeclared {
+                // ECMAScript reads any expression; a name no script declares throws then.
+                if loc.data == LocationRoot::Undeclared && self.datamodel == DatamodelKind::Rust {
                     error = Some(format!("`{}` is not a valid location", l.value));
                 }
                 loc.code
@@ -383,7 +396,7 @@ impl<'a> Validator<'a> {
         let ty = match c.attr_ns(crate::parse::RUST_NS, "type") {
             Some(t) if self.datamodel == DatamodelKind::Rust => {
                 match parse_code(self.src, &t.value, t.span, CodeKind::Type) {
-                    Ok(code) => Some(code.tokens),
+                    Ok(code) => Some(code.into_parts().tokens),
                     Err(diag) => {
                         self.diags.push(diag);
                         None

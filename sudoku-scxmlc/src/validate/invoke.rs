@@ -210,13 +210,13 @@ impl<'a> Validator<'a> {
         self.diags.extend(diags);
         let key = format!("inline-chart:{line}");
         self.add_child(chart?, line, Some(key.clone()));
-        Some(Code {
+        Some(Code::new(crate::chart::CodeParts {
             text: format!("{key:?}"),
             line,
             column: self.column(root.span),
             tokens: quote::quote!(::std::string::String::from(#key)),
             idents: Vec::new(),
-        })
+        }))
     }
 
     /// `<content><scxml>…</scxml></content>`: the child shares this chart's file.

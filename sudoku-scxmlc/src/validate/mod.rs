@@ -6,6 +6,8 @@
 mod code;
 mod cycles;
 mod data;
+#[cfg(feature = "ecmascript")]
+mod ecmascript;
 mod executable;
 mod files;
 mod initial;
@@ -174,10 +176,20 @@ impl<'a> Validator<'a> {
         self.datamodel = match root.attr("datamodel").map(|a| (a.value.as_str(), a.span)) {
             None | Some(("null", _)) => DatamodelKind::Null,
             Some(("rust", _)) => DatamodelKind::Rust,
+            #[cfg(feature = "ecmascript")]
+            Some(("ecmascript", _)) => DatamodelKind::EcmaScript,
+            #[cfg(not(feature = "ecmascript"))]
+            Some(("ecmascript", span)) => {
+                self.diags.push(
+                    Diagnostic::error(span, "this build of sudoku-scxmlc has no ECMAScript datamodel")
+                        .with_help("enable the `ecmascript` feature of the sudoku-scxmlc build-dependency (it is on by default)"),
+                );
+                return None;
+            }
             Some((other, span)) => {
                 self.diags.push(
                     Diagnostic::error(span, format!("the `{other}` datamodel is not supported"))
-                        .with_help("sudoku-scxmlc implements datamodel=\"null\" and datamodel=\"rust\"; port the chart's expressions to Rust"),
+                        .with_help("sudoku-scxmlc implements datamodel=\"null\", datamodel=\"rust\" and datamodel=\"ecmascript\"; port the chart's expressions to Rust"),
                 );
                 return None;
             }
@@ -525,6 +537,13 @@ impl<'a> Validator<'a> {
                 );
             }
         }
+        // A chart may hold hundreds of thousands of states: their lists are kept at the
+        // length they have (pushing leaves room for four).
+        let state = &mut self.states[index];
+        state.children.shrink_to_fit();
+        state.transitions.shrink_to_fit();
+        state.onentry.shrink_to_fit();
+        state.onexit.shrink_to_fit();
     }
 
     fn transition(&mut self, t: &'a Element, source: usize) -> Option<usize> {
@@ -639,7 +658,7 @@ impl<'a> Validator<'a> {
             }
             let (ty, ty_text) = match e.attr("type") {
                 Some(t) => match code::parse_code(self.src, &t.value, t.span, CodeKind::Type) {
-                    Ok(code) => (Some(code.tokens), Some(t.value.clone())),
+                    Ok(code) => (Some(code.into_parts().tokens), Some(t.value.clone())),
                     Err(diag) => {
                         self.diags.push(diag);
                         continue;
@@ -689,13 +708,15 @@ impl<'a> Validator<'a> {
                     None
                 }
             },
-            DatamodelKind::Rust => match self.chart_code(&attr.value, attr.span, CodeKind::Expr) {
-                Ok(code) => Some(Cond::Rust(code)),
-                Err(d) => {
-                    self.diags.push(d);
-                    None
+            DatamodelKind::Rust | DatamodelKind::EcmaScript => {
+                match self.chart_code(&attr.value, attr.span, CodeKind::Expr) {
+                    Ok(code) => Some(Cond::Rust(code)),
+                    Err(d) => {
+                        self.diags.push(d);
+                        None
+                    }
                 }
-            },
+            }
         }
     }
 

@@ -1,15 +1,21 @@
-//! Runs every W3C test of the table `build.rs` generated and prints one line per test:
-//! `PASS test144`, `FAIL test189: reason` or `SKIP test201: reason`, then
-//! `N passed, N failed, N skipped` (the shared driver of `scxml-conformance`).
+//! Runs every W3C test of the tables `build.rs` generated, once rewritten for the `rust`
+//! datamodel ([`CASES`]) and once for the `ecmascript` one ([`ECMA_CASES`]), and prints one
+//! line per test: `PASS test144`, `FAIL test189: reason` or `SKIP test201: reason`, then
+//! per run `rust: N passed, N failed, N skipped` and `ecmascript: N passed, N failed, N
+//! skipped` (the shared driver of `scxml-conformance`).
 //!
-//! The run fails when a test fails that is not in `EXPECTED_FAILURES`, when a test listed
-//! there passes (so that the list stays true), and when no test ran (the folder, the
-//! repository's `testdata` or one chosen with `SCXML_W3C_DIR`, is missing or empty, or the
-//! filters match nothing). Arguments that are not flags filter by test name:
+//! The run fails when a test fails that is not in the run's expected failures
+//! (`EXPECTED_FAILURES`, `ECMA_EXPECTED_FAILURES`), when a test listed there passes (so that
+//! the list stays true), and when no test ran (the folder, the repository's `testdata` or
+//! one chosen with `SCXML_W3C_DIR`, is missing or empty, or the filters match nothing).
+//! Arguments that are not flags filter by test name:
 //! `cargo test -p scxml-w3c-tests --test w3c -- test144 test2`.
 
 use scxml_conformance::{run_isolated, run_suite, Outcome, Suite};
-use scxml_w3c_tests::{Runner, TestCase, CASES, EXPECTED_FAILURES, W3C_DIR, W3C_DIR_FOUND};
+use scxml_w3c_tests::{
+    Runner, TestCase, CASES, ECMA_CASES, ECMA_EXPECTED_FAILURES, EXPECTED_FAILURES, W3C_DIR,
+    W3C_DIR_FOUND,
+};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -18,28 +24,46 @@ use std::time::Duration;
 const WALL_LIMIT: Duration = Duration::from_secs(20);
 
 fn main() -> ExitCode {
+    let rust = run_datamodel("rust", CASES, EXPECTED_FAILURES);
+    let ecmascript = run_datamodel("ecmascript", ECMA_CASES, ECMA_EXPECTED_FAILURES);
+    if rust == ExitCode::SUCCESS && ecmascript == ExitCode::SUCCESS {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// One run of the suite, its summary line starting with `datamodel:`.
+fn run_datamodel(
+    datamodel: &'static str,
+    cases: &'static [TestCase],
+    expected: &'static [(&'static str, &'static str)],
+) -> ExitCode {
     let suite = Suite {
         name: "W3C",
         dir: W3C_DIR,
         found: W3C_DIR_FOUND,
         env_var: "SCXML_W3C_DIR",
         layout: "txml/test*.txml (nor test*.txml)",
+        run: Some(datamodel),
     };
     run_suite(
         &suite,
-        CASES,
+        cases,
         |c| c.name.to_owned(),
-        run,
+        |c| run(c, expected),
         |tally| {
             let mut unexpected = Vec::new();
-            for (name, _) in EXPECTED_FAILURES {
+            for (name, _) in expected {
                 if tally.passed.iter().any(|p| p == name) {
-                    unexpected.push(format!("{name} passes: remove it from EXPECTED_FAILURES"));
+                    unexpected.push(format!(
+                        "{datamodel}: {name} passes: remove it from the expected failures"
+                    ));
                 }
             }
             for name in &tally.failed {
-                if !EXPECTED_FAILURES.iter().any(|(n, _)| n == name) {
-                    unexpected.push(format!("{name} fails"));
+                if !expected.iter().any(|(n, _)| n == name) {
+                    unexpected.push(format!("{datamodel}: {name} fails"));
                 }
             }
             if unexpected.is_empty() {
@@ -51,7 +75,7 @@ fn main() -> ExitCode {
     )
 }
 
-fn run(case: &TestCase) -> Outcome {
+fn run(case: &TestCase, expected: &[(&str, &str)]) -> Outcome {
     let run = match case.run {
         Runner::Chart(run) => run,
         Runner::Broken(msg) => return Outcome::Fail(msg.to_owned()),
@@ -62,10 +86,7 @@ fn run(case: &TestCase) -> Outcome {
         Ok(()) => Outcome::Pass,
         Err(reason) => Outcome::Fail(reason),
     };
-    match (
-        outcome,
-        EXPECTED_FAILURES.iter().find(|(n, _)| *n == case.name),
-    ) {
+    match (outcome, expected.iter().find(|(n, _)| *n == case.name)) {
         (Outcome::Fail(reason), Some((_, why))) => {
             Outcome::Fail(format!("[expected: {why}] {reason}"))
         }

@@ -1,0 +1,26 @@
+//! Charts in the `ecmascript` datamodel (SCXML 1.0, B.2), compiled at build time by
+//! `sudoku-scxmlc` and run on its QuickJS-backed runtime (the runtime's `ecmascript`
+//! feature):
+//!
+//! - [`calculator`]: Qt's calculator example, unchanged: it builds the expression as a
+//!   string and computes it with `eval`;
+//! - [`counter`]: one `cond` and one `<assign>` per event, the chart of the speed comparison
+//!   with Qt's `qscxmlc` (`cargo run --release -p scxml-ecmascript-examples --bin
+//!   ecmascript-bench`), and [`counter_rust`], the same chart in the rust datamodel.
+
+/// Qt's calculator (`charts/calculator.scxml`): events `DIGIT.0`…`DIGIT.9`, `POINT`,
+/// `OPER.PLUS`, `OPER.MINUS`, `OPER.STAR`, `OPER.DIV`, `EQUALS`, `C`; the chart answers with
+/// `updateDisplay` events whose data is `{"display": ...}`.
+pub mod calculator {
+    include!(concat!(env!("OUT_DIR"), "/calculator.rs"));
+}
+
+/// The ECMAScript counter (`charts/counter.scxml`).
+pub mod counter {
+    include!(concat!(env!("OUT_DIR"), "/counter.rs"));
+}
+
+/// The rust-datamodel counter (`charts/counter_rust.scxml`).
+pub mod counter_rust {
+    include!(concat!(env!("OUT_DIR"), "/counter_rust.rs"));
+}
