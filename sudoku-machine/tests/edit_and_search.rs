@@ -214,7 +214,7 @@ fn the_search_runs_on_the_clock_pauses_steps_and_stop_restores_the_game() {
 
     // One step a second, then resumed.
     let v = g.send(events::SEARCH_SPEED, json!({ "speed": 0 }));
-    assert_eq!(v.search.as_ref().unwrap().speed_label, "1 steps/s");
+    assert_eq!(v.search.as_ref().unwrap().speed_label, "1 step/s");
     g.send(events::SEARCH_PAUSE, Value::Null);
     assert!(g.active(State::SearchRunning));
     g.machine.advance_time(Duration::from_millis(2_500));

@@ -5,18 +5,24 @@
 //! `none` or `multiple`.
 //!
 //! `cargo run --release -p sudoku-bench --example whole_process [--runs N] [--cpu C]
-//! [DATASET...]` builds what is missing (our binary and `peer_sudoku` with cargo, tdoku with
+//! [--baseline PROGRAM] [DATASET...]` builds what is missing (our binary and `peer_sudoku` with cargo, tdoku with
 //! g++; without g++ the tdoku lines are skipped with a message), checks once that every peer
 //! prints exactly our output, then runs each dataset's file `N` times (default 11) for each
 //! peer in pairs, alternating which goes first, pinned to CPU `C` with `taskset` when given
 //! and available. It prints one line per dataset and peer:
 //!
 //! ```text
-//! DATASET PEER ratio=OURS/PEER (ours MS ms, peer MS ms, N pairs)
+//! DATASET PEER ratio=OURS/PEER (ours MS ms, peer MS ms, N pairs; cpu ratio=OURS/PEER)
 //! ```
 //!
 //! where the ratio is the median of the per-pair ratios of wall time (below 1: we are faster)
-//! and the times are the medians of each side. `DATASET` filters by name (a substring).
+//! and the times are the medians of each side; the cpu ratio is the same for the CPU time
+//! (user and system) of the two processes, which a busy machine disturbs less: a run that
+//! waits for a core loses wall time, not CPU time. `DATASET` filters by name (a substring).
+//! `--baseline PROGRAM` adds a peer named `baseline`: another build of our command (say a copy
+//! of `target/release/sudoku` from an earlier commit), run as `PROGRAM solve -j 1 FILE`, so
+//! that a change to the solver is measured as the whole command in the same run as the
+//! peers.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -74,8 +80,10 @@ impl Runner {
         Ok(out.stdout)
     }
 
-    /// Wall seconds of one run on `file`, its output thrown away.
-    fn time(&self, file: &Path, cpu: Option<usize>) -> f64 {
+    /// Wall seconds and CPU seconds (user and system) of one run on `file`, its output thrown
+    /// away.
+    fn time(&self, file: &Path, cpu: Option<usize>) -> (f64, f64) {
+        let before = children_cpu();
         let start = Instant::now();
         let status = self
             .command(file, cpu)
@@ -89,8 +97,22 @@ impl Runner {
             self.name,
             file.display()
         );
-        seconds
+        (seconds, children_cpu() - before)
     }
+}
+
+/// The CPU seconds (user and system) of this process's children that have been waited for,
+/// so far (`getrusage(RUSAGE_CHILDREN)`): a run's is the difference before and after it.
+/// Unlike wall time it leaves out the time a run waits for a core on a busy machine.
+fn children_cpu() -> f64 {
+    // SAFETY: `getrusage` fills the struct it is given; an all-zero `rusage` is a valid value.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 /// The median of some numbers.
@@ -146,6 +168,7 @@ fn tdoku(dir: &Path) -> Option<PathBuf> {
 fn main() {
     let mut runs = 11;
     let mut cpu = None;
+    let mut baseline = None;
     let mut only = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -157,6 +180,10 @@ fn main() {
         match arg.as_str() {
             "--runs" => runs = number("--runs").max(1),
             "--cpu" => cpu = Some(number("--cpu")),
+            "--baseline" => {
+                let program = args.next().expect("--baseline needs a program");
+                baseline = Some(PathBuf::from(program));
+            }
             _ => only.push(arg),
         }
     }
@@ -199,6 +226,13 @@ fn main() {
         program: examples.join("peer_sudoku"),
         args: vec![],
     });
+    if let Some(program) = baseline {
+        peers.push(Runner {
+            name: "baseline",
+            program,
+            args: ours.args.clone(),
+        });
+    }
     println!(
         "# {runs} pairs per dataset and peer, wall time{}, `sudoku solve -j 1` against each peer",
         cpu.map_or(String::new(), |c| format!(", pinned to cpu {c}"))
@@ -227,7 +261,7 @@ fn main() {
                     std::process::exit(1);
                 }
             }
-            let (mut ratios, mut a, mut b) = (vec![], vec![], vec![]);
+            let (mut ratios, mut cpu_ratios, mut a, mut b) = (vec![], vec![], vec![], vec![]);
             for k in 0..runs {
                 let (t_ours, t_peer) = if k % 2 == 0 {
                     let o = ours.time(&path, cpu);
@@ -236,17 +270,19 @@ fn main() {
                     let p = peer.time(&path, cpu);
                     (ours.time(&path, cpu), p)
                 };
-                ratios.push(t_ours / t_peer);
-                a.push(t_ours);
-                b.push(t_peer);
+                ratios.push(t_ours.0 / t_peer.0);
+                cpu_ratios.push(t_ours.1 / t_peer.1);
+                a.push(t_ours.0);
+                b.push(t_peer.0);
             }
             println!(
-                "{name} {} ratio={:.2} (ours {:.1} ms, {} {:.1} ms, {runs} pairs)",
+                "{name} {} ratio={:.2} (ours {:.1} ms, {} {:.1} ms, {runs} pairs; cpu ratio={:.2})",
                 peer.name,
                 median(ratios),
                 median(a) * 1e3,
                 peer.name,
                 median(b) * 1e3,
+                median(cpu_ratios),
             );
         }
     }

@@ -294,31 +294,21 @@ impl Board {
 
     /// A digit of the searched position: placed with its eliminations as [`Board::assign`]
     /// does, but a peer left without candidates does not stop it (every given is placed
-    /// before the position is judged). A digit that a peer holds already is placed without
-    /// eliminations and returned as a clash.
+    /// before the position is judged). A digit that a peer holds already is placed too (its
+    /// other peers lose it) and returned as a clash.
     fn place_given(
         &mut self,
         i: usize,
         digit: u8,
         out: &mut VecDeque<TraceStep>,
     ) -> Option<DeadEnd> {
-        let bit = 1u16 << (digit - 1);
-        if self.candidates[i] & bit == 0 {
-            self.cells[i] = digit;
-            self.candidates[i] = 0;
-            out.push_back(TraceStep::Place {
-                cell: rc(i),
-                digit,
-                reason: PlacementReason::Given,
-            });
-            return self.holder(i, digit).map(|peer| DeadEnd::Clash {
-                cell: rc(i),
-                peer: rc(peer),
-                digit,
-            });
-        }
+        let clash = self.holder(i, digit).map(|peer| DeadEnd::Clash {
+            cell: rc(i),
+            peer: rc(peer),
+            digit,
+        });
         self.place(i, digit, PlacementReason::Given, out);
-        None
+        clash
     }
 
     /// Places `digit` in the empty cell `i` and removes it from the peers, step by step.
@@ -832,6 +822,15 @@ mod tests {
             digit: 5,
         });
         assert_eq!(dead.to_string(), "dead end r1c9=5 (also in r1c1)");
+        // The clashing digit's other peers lose it as well: column 9 offers no 5.
+        assert!(setup.iter().any(|s| matches!(
+            s,
+            TraceStep::Eliminate {
+                cell: (4, 8),
+                digit: 5,
+                ..
+            }
+        )));
         assert_eq!(traced.collect::<Vec<_>>(), [dead, TraceStep::Failed]);
     }
 

@@ -119,13 +119,7 @@ impl Play {
             .filter(|(cell, c)| c.value != 0 && !Self::is_given(givens, *cell))
             .count();
         let noted = cells.filter(|(_, c)| c.value == 0 && c.notes != 0).count();
-        let plural = |n: usize, one: &str, many: &str| {
-            if n == 1 {
-                format!("1 {one}")
-            } else {
-                format!("{n} {many}")
-            }
-        };
+        let plural = super::search::plural;
         let mut parts = Vec::new();
         if entries > 0 {
             parts.push(plural(entries, "entry", "entries"));

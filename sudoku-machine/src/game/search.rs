@@ -113,8 +113,7 @@ pub struct Search {
     /// they stay): the cell without candidates, or the two clashing cells, or the empty
     /// cells of the house that has no place left for a digit.
     pub dead: Vec<Cell>,
-    /// The last dead end in words, until the next step: what the message says if the search
-    /// then fails.
+    /// The last dead end in words: what the message names if the search then fails.
     why: Option<String>,
     /// The search steps after the set-up, at most `STEP_LIMIT`; recomputed from `start` when
     /// missing (the trace is deterministic), so snapshots stay small.
@@ -338,9 +337,12 @@ impl Search {
         self.outcome = Outcome::Solved;
         let c = self.counts;
         self.message = format!(
-            "Solved in {} steps: {} digits placed, {} candidates removed, {} guesses, {} \
-             backtracks.",
-            c.steps, c.placements, c.eliminations, c.guesses, c.backtracks
+            "Solved in {}: {} placed, {} removed, {}, {}.",
+            plural(c.steps, "step", "steps"),
+            plural(c.placements, "digit", "digits"),
+            plural(c.eliminations, "candidate", "candidates"),
+            plural(c.guesses, "guess", "guesses"),
+            plural(c.backtracks, "backtrack", "backtracks"),
         );
         if matches!(classify(&self.start), Classification::Multiple) {
             self.message
@@ -368,7 +370,6 @@ impl Search {
     fn apply(&mut self, step: &TraceStep) {
         if !matches!(step, TraceStep::Failed) {
             self.dead.clear();
-            self.why = None;
         }
         match *step {
             TraceStep::Place {
@@ -464,6 +465,15 @@ fn digit_of(step: &TraceStep) -> u8 {
             *digit
         }
         TraceStep::DeadEnd(DeadEnd::NoCandidate(_)) | TraceStep::Solved(_) | TraceStep::Failed => 0,
+    }
+}
+
+/// `1 guess`, `3 guesses`.
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
     }
 }
 
@@ -606,6 +616,25 @@ mod tests {
             s.message,
             "No solution: r1c3 has no candidate left (each digit is already in its row, \
              column or box)."
+        );
+    }
+
+    #[test]
+    fn a_search_that_fails_after_guesses_names_its_last_dead_end() {
+        // top1465 #1 with a 5 in r1c2: no solution, found after 124 guesses.
+        let g = parse(
+            "45..3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        )
+        .unwrap();
+        let mut s = Search::default();
+        s.start(&g);
+        while !s.advance(100) {}
+        assert_eq!(s.outcome, Outcome::Failed);
+        assert!(s.counts.guesses > 0);
+        assert_eq!(
+            s.message,
+            "The search failed: this position has no solution. Every guess ran into a dead \
+             end; the last one: 2 has no place left in row 4."
         );
     }
 

@@ -91,7 +91,7 @@ pub struct CellView {
     /// about.
     pub hint: u8,
     /// The animated search's last step here: `0` none, `1` a placement, `2` a guess, `3` a
-    /// candidate removed, `4` a backtrack.
+    /// candidate removed, `4` a backtrack, `5` a dead end (drawn until the next step).
     pub flash: u8,
     /// Candidates to draw struck out (the one the last step removed).
     pub struck: u16,
@@ -346,7 +346,10 @@ pub fn view(
         paused: is_in("search_paused"),
         done: search.is_done(),
         speed: search.speed,
-        speed_label: format!("{} steps/s", SPEEDS[search.speed.min(SPEEDS.len() - 1)]),
+        speed_label: match SPEEDS[search.speed.min(SPEEDS.len() - 1)] {
+            1 => "1 step/s".to_owned(),
+            n => format!("{n} steps/s"),
+        },
         counts: search.counts,
         last: search.last.3.clone(),
     });
@@ -481,6 +484,7 @@ fn search_cells(search: &Search) -> Vec<CellView> {
                 },
                 guessed: value != 0 && search.is_guessed(cell),
                 flash: match kind {
+                    _ if search.dead.contains(&cell) => 5,
                     _ if !here => 0,
                     StepKind::Place => 1,
                     StepKind::Guess => 2,

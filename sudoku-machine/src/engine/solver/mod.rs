@@ -25,39 +25,59 @@
 //! - **Band update** of one board. In a band, a digit sits once in each of the three rows and
 //!   once in each of the three boxes, so its three places form a permutation `row -> box`. The
 //!   nine row/box *segments* that still hold the digit allow some of the six permutations; the
-//!   union of the allowed ones ([`SHRINK`], widened to cells in [`LOCKED_CELLS`]) is all the
+//!   union of the allowed ones ([`tables::SHRINK`], widened to cells in [`tables::LOCKED_CELLS`]) is all the
 //!   segments that may keep the digit. This one table look-up does locked candidates in both
 //!   directions (pointing and claiming) and finds hidden singles of rows and boxes, and an empty
 //!   union is a contradiction. A box whose cells for the digit lie in one column clears that
 //!   column from the other two bands (pointing along a column; this also carries a placement to
 //!   its column). A row left with one segment whose box keeps one column holds one cell
-//!   ([`LONE_CELLS`]): the cell is solved and cleared from the other digits' boards. The update
+//!   ([`tables::LONE_CELLS`]): the cell is solved and cleared from the other digits' boards. The update
 //!   has no data-dependent branch (besides the contradiction): clearing the solved cells always,
 //!   even when none is new, measured faster than testing first (the test mispredicts; the
 //!   `sudoku` crate's notes say the same).
 //! - **Naked singles**: per band, bit-sliced counting over the nine boards finds the cells with
 //!   one candidate (placed) and with none (a contradiction), and the cells with two.
 //!
-//! - **Column claiming**, in a search that has already made [`CLAIM_AFTER`] guesses, when the
-//!   above have stalled, before the next guess: a digit whose places in a column all lie in one
-//!   band goes in that column's box of the band, so the box's two other columns lose it (see
-//!   [`State::claim_columns`]). It is the one direction of locked candidates the band update
-//!   misses, and it finds the hidden singles of columns. It cuts the guesses per puzzle from
-//!   185 to 155 on hardest_1106, 107 to 92 on the hardest 11+ sample and 13.6 to 12.3 on
-//!   top1465 (an instrumented build, counting to 2). Run at every stall it added 12 % to the
-//!   whole command on the serg benchmark, whose puzzles (several solutions) end in about six
-//!   guesses and gain nothing from it; run only near the top of the tree it lost most of its
-//!   gain. Waiting for eight guesses keeps the easy puzzles off it: measured as the whole
-//!   command against the same command without claiming (paired runs, `taskset`), 4 % off
-//!   hardest_1106, 2 % off top1465 and the 17-clue list, serg unchanged (within 1 %).
+//! # The hard part of a search
 //!
-//! Tried and left out, measured the same way: the triad rule of tdoku (a box-row or
-//! box-column segment that only three digits can reach holds them) at every stall cut guesses
-//! by a further 5 % on hardest_1106 and 16 % on top1465 but made the command 1.17 to 1.8 times
-//! slower (1.27 times on hardest_1106 even when it waited for 32 guesses); scoring four bivalue
-//! cells per band once claiming is on was within 2 % either way.
-//! Hidden singles in columns in every round of propagation had been tried before: they cost
-//! more than the guesses they save.
+//! A search turns *hard* when the grid still has [`HARD_OPEN`] undecided cells at its first
+//! stall, or after [`HARD_AFTER`] guesses. From then on its states carry each board's shape as
+//! its last band update left it ([`bands::Shapes`]: the segment pattern and the columns used,
+//! one word per digit with its three bands side by side), and a stall runs two things from
+//! tdoku's design (T. Dillon, <https://github.com/t-dillon/tdoku>, the write-up at
+//! <https://t-dillon.github.io/tdoku/>: a band-oriented bit-parallel DPLL solver with triads)
+//! before it guesses, re-derived on this solver's boards rather than ported:
+//!
+//! - **Deductions across the bands** ([`State::deduce`], `deduce.rs`): column claiming (a
+//!   digit whose places in a column lie in one band is in that column's box of the band: the
+//!   box's two other columns lose it, the direction of locked candidates the band update
+//!   misses), a column left without a place for a digit (a contradiction the band update
+//!   cannot see), and hidden triads (tdoku's negative triads): three digits each confined in
+//!   a box to one minirow (or minicolumn) fill its three cells, which every other digit
+//!   leaves; a fourth is a contradiction. Each rule is shifts and masks on a digit's word, the
+//!   same for every digit, so the compiler runs them four digits to an SSE2 register.
+//! - **Branching on layouts** ([`State::layout_branch`], `branch.rs`): tdoku branches on a
+//!   band's *configuration* of a digit (which box each of its three rows holds it in: one of
+//!   six permutations) rather than on a cell. Of the three bands and three stacks, the one
+//!   whose digits have the fewest layouts left in all, its digit with the fewest (at least
+//!   two): one alternative per layout.
+//!
+//! Measured against the solver without them (the same propagation, claiming after eight
+//! guesses, cells only), counting to 2: guesses per puzzle 155 -> 113 on hardest_1106, 92 ->
+//! 64 on the hardest 11+ sample, 12.3 -> 9.1 on top1465; in-process time (`ratio_chunks`,
+//! against the `sudoku` crate in the same run) 15 % less on the hard collections, 4 % on
+//! top1465, the same on the 17-clue list and the serg benchmark, although it executes more
+//! instructions on the hard sets (`icount.sh`): a guess costs mispredicted branches that the
+//! lane-parallel rules do not. The triad rule alone, tried earlier at every stall on the
+//! boards themselves, cut guesses by 5-16 % but made the command 1.2-1.8 times slower; here
+//! the rules read the shapes that the band updates compute anyway, a digit per lane.
+//!
+//! Tried and left out, measured the same way: branching on a bivalue cell first when there is
+//! one, the layout only otherwise (top1465 4 % faster, the hard collections 7-12 % slower);
+//! the changed boards as a bit mask, with one band update (its board index known at run time)
+//! looping over the bits instead of the unrolled tests of [`bands`] (40-60 % fewer mispredicted
+//! branches by cachegrind's simulation, but 1.6-1.8 times the instructions: slower on every
+//! collection); and an x86-64-v3 build (`popcnt`, BMI, AVX2), within 3 %.
 //!
 //! # Search
 //!
@@ -68,8 +88,9 @@
 //! the undecided cell with the fewest candidates of all, again the one with the most undecided
 //! peers among those (see [`State::fewest_candidates`]; the `sudoku` crate takes the first
 //! undecided cell of each band with the fewest candidates of those three, which made a few
-//! 17-clue puzzles take 2 ms: this case is rare, but at the top of the tree). Each alternative
-//! but the last runs on a copy of the state (228 bytes); the last one reuses it. The search
+//! 17-clue puzzles take 2 ms: this case is rare, but at the top of the tree). In the hard
+//! part the layout branch comes first (see above). Each alternative but the last runs on a
+//! copy of the state (228 bytes, 336 with shapes); the last one reuses it. The search
 //! stops once `limit` solutions are counted, so an empty grid with `limit = 2` takes
 //! microseconds. A solution is kept as its boards and turned into a grid only when asked for,
 //! so counting pays nothing for it.
@@ -78,11 +99,14 @@
 //! (`examples/ratio.rs` and `examples/ratio_chunks.rs` for wall time, `icount.sh` for
 //! instructions per puzzle).
 
+mod bands;
+mod branch;
 mod clashes;
+mod deduce;
 mod tables;
 
+use bands::{Record, Shapes, State};
 pub use clashes::{clashes, Clash, House};
-use tables::*;
 
 use crate::datamodel::Grid;
 
@@ -94,6 +118,21 @@ use crate::datamodel::Grid;
 /// as many pairs scored): it looks at every band.
 const SCORED_PAIRS: u32 = 2;
 
+/// After how many guesses a search is a hard one: from then on a stall runs
+/// [`State::deduce`] and the search branches on layouts ([`State::layout_branch`]). The serg
+/// benchmark's puzzles (several solutions) end in about six guesses and lose time to both:
+/// at 8 they cost it 5 % more instructions (`callgrind`), at 16 nothing. The hard
+/// collections turn hard at their first stall ([`HARD_OPEN`]): 16, 32 or never here makes no
+/// difference to them.
+const HARD_AFTER: usize = 16;
+
+/// How many undecided cells at the first stall make a search hard from the start (see
+/// [`HARD_AFTER`]). At the first stall the puzzles of the hard collections have 50 to 60
+/// cells open (10th and 90th percentiles), the serg benchmark's 41 to 46, the 17-clue list's
+/// 21 to 56; the hard part of a search pays off most at the top of the tree, where a guess
+/// multiplies the work below it.
+const HARD_OPEN: u32 = 48;
+
 /// A branch ended: some cell, row, column or box has no place left for a digit.
 struct Contradiction;
 
@@ -102,361 +141,78 @@ enum Next {
     /// Every cell is decided.
     Solved,
     /// Branch on this cell: band `b`, bit `x` of the band (a single-bit mask).
-    Branch { b: usize, x: u32 },
+    Cell { b: usize, x: u32 },
+    /// Branch on digit `d`'s layout in unit `u` (bands 0..3, stacks 3..6): one alternative
+    /// per permutation in `perms` (a set of indices into [`tables::PERMUTATIONS`], at least
+    /// two).
+    Layout { d: usize, u: usize, perms: u32 },
 }
 
-/// The search state: the candidate boards and the bookkeeping of the propagation.
-#[derive(Clone, Copy)]
-struct State {
-    /// `cand[3 * d + b]`: where digit `d + 1` may still be in band `b` (27 bits).
-    cand: [u32; 27],
-    /// Each board as its last band update left it: a board that differs needs an update.
-    seen: [u32; 27],
-    /// The undecided cells of each band.
-    unsolved: [u32; 3],
+/// What a stall of the search does once the band updates and naked singles have done all
+/// they can, before it falls back on a cell: nothing in the easy part of a search, the
+/// deductions and the layout branch in the hard part (`X = Shapes`).
+trait Stall: Record {
+    /// Whether this is the easy part of a search, which turns hard after [`HARD_AFTER`]
+    /// guesses.
+    const EASY: bool;
+    /// `Ok(None)` to branch on a cell; `Ok(Some(None))` when a board changed (propagation goes
+    /// on); `Ok(Some(Some(next)))` to branch there.
+    fn stall(state: &mut State<Self>) -> Result<Option<Option<Next>>, Contradiction>;
 }
 
-/// Calls `$state.update::<I>()?` for each board index `I`, unrolled so that each call is
-/// specialised to its board (the neighbour indices become constants and the update has no
-/// data-dependent branch). Sets `$any` when some board needed an update.
-///
-/// Each update is followed by [`std::hint::black_box`] on the state, which hides it from the
-/// optimizer and costs one store. Without it the compiler keeps the boards it has read in
-/// registers across the whole unrolled pass: it spills them, updates both copies and packs
-/// them back into vectors for the naked singles, so a band update took up to 65 instructions
-/// instead of 43 and the scan spilled too. With it every board is read and written in
-/// memory where it is used (`solve` on hardest_1106: 264,000 instructions per puzzle down to
-/// 227,000, `callgrind`). Only the generated code changes, not what is computed.
-macro_rules! update_changed {
-    ($state:ident, $any:ident, $($i:literal)*) => {
-        $(
-            if $state.cand[$i] != $state.seen[$i] {
-                $any = true;
-                $state.update::<$i>()?;
-                std::hint::black_box(&mut *$state);
-            }
-        )*
-    };
+impl Stall for () {
+    const EASY: bool = true;
+    #[inline(always)]
+    fn stall(_: &mut State) -> Result<Option<Option<Next>>, Contradiction> {
+        Ok(None)
+    }
 }
 
-impl State {
-    /// The state of a grid's givens, or `None` when a value is above 9 or two givens of a house
-    /// are equal.
-    ///
-    /// The boards are built in one pass rather than by placing the givens one by one: digit `d`
-    /// may be in a cell when the cell holds no other given and no given `d` shares its row,
-    /// column or box. The band updates of the first propagation then start from a grid where
-    /// every consequence of the givens that a single placement has is already drawn. The grid
-    /// is read eight cells at a time and only its givens are visited (SWAR byte tests).
-    fn from_givens(givens: &Grid) -> Option<State> {
-        // Per digit: the houses that hold it (row `r` at bit `r`, column `c` at bit `9 + c`,
-        // box `k` at bit `18 + k`), and the cells of each band that hold it.
-        // (16 digit slots, 4 band slots and 128-entry tables, so that indices masked to
-        // those sizes need no bounds checks.)
-        let mut houses = [0u32; 16];
-        let mut cells = [[0u32; 4]; 16];
-        let mut filled = [0u32; 4];
-        // Eight cells at a time, visiting only the givens: a branch per cell on whether it is
-        // empty mispredicts often (about half the cells of a puzzle are givens, in no order).
-        let mut bytes = [0u8; 88];
-        bytes[..81].copy_from_slice(givens.0.as_flattened());
-        for (k, chunk) in bytes.chunks_exact(8).enumerate() {
-            // (Never `None`: the chunks are eight bytes long.)
-            let word = u64::from_le_bytes(chunk.try_into().ok()?);
-            // Bit 7 of each byte: set when the byte is not 0, and when it is above 9.
-            let low = word & 0x7f7f_7f7f_7f7f_7f7f;
-            let mut nonzero = ((low + 0x7f7f_7f7f_7f7f_7f7f) | word) & 0x8080_8080_8080_8080;
-            if ((low + 0x7676_7676_7676_7676) | word) & 0x8080_8080_8080_8080 != 0 {
-                return None;
-            }
-            while nonzero != 0 {
-                let j = nonzero.trailing_zeros() / 8;
-                nonzero &= nonzero - 1;
-                let cell = (8 * k + j as usize) & 127;
-                let d = usize::from((word >> (8 * j)) as u8 - 1) & 15;
-                let h = CELL_HOUSES[cell];
-                if houses[d] & h != 0 {
-                    return None;
-                }
-                houses[d] |= h;
-                let (b, x) = (usize::from(CELL_BAND[cell] & 3), CELL_BIT[cell]);
-                cells[d][b] |= x;
-                filled[b] |= x;
-            }
-        }
-        let mut state = State {
-            cand: [0; 27],
-            seen: [0; 27],
-            unsolved: [BAND & !filled[0], BAND & !filled[1], BAND & !filled[2]],
-        };
-        for d in 0..9 {
-            let (rows, cols, boxes) = (houses[d], houses[d] >> 9, houses[d] >> 18);
-            let free_cols = (!cols & 511) * COLUMNS_TO_BAND;
-            for b in 0..3 {
-                let free_rows = ROWS_TO_BAND[((!rows >> (3 * b)) & 7) as usize];
-                let free_boxes = BOXES_TO_BAND[((!boxes >> (3 * b)) & 7) as usize];
-                state.cand[3 * d + b] =
-                    (free_rows & free_cols & free_boxes & !filled[b]) | cells[d][b];
-            }
-        }
-        Some(state)
-    }
-
-    /// Puts digit `d` in cell `x` (a bit) of band `b`: its board in the band keeps no other cell
-    /// of the row, box or column. The band update does the rest. False when the digit had
-    /// already left that cell.
+impl Stall for Shapes {
+    const EASY: bool = false;
     #[inline(always)]
-    fn place(&mut self, d: usize, b: usize, x: u32) -> bool {
-        let i = 3 * d + b;
-        if self.cand[i] & x == 0 {
-            return false;
+    fn stall(state: &mut State<Shapes>) -> Result<Option<Option<Next>>, Contradiction> {
+        if state.deduce()? {
+            return Ok(Some(None));
         }
-        self.cand[i] &= !PEERS_IN_BAND[x.trailing_zeros() as usize];
-        true
+        Ok(state.layout_branch().map(Some))
     }
+}
 
-    /// The band update of board `I` (see the module documentation).
-    #[inline(always)]
-    fn update<const I: usize>(&mut self) -> Result<(), Contradiction> {
-        // (The `& 511` on every index lets the compiler drop the bounds checks.)
-        let m = self.cand[I];
-        let p = SEG3[(m & 511) as usize]
-            | SEG3[((m >> 9) & 511) as usize] << 3
-            | SEG3[((m >> 18) & 511) as usize] << 6;
-        let p = (p & 511) as usize;
-        let m = m & LOCKED_CELLS[p];
-        if m == 0 {
-            return Err(Contradiction);
-        }
-        let (d, b) = (I / 3, I % 3);
-
-        // Boxes confined to one column clear it from the other bands.
-        let keep = !COL_SINGLE[((m | m >> 9 | m >> 18) & 511) as usize];
-        let [b1, b2] = OTHER_BANDS[b];
-        self.cand[3 * d + b1] &= keep;
-        self.cand[3 * d + b2] &= keep;
-
-        // A row left with one segment (after SHRINK its box has no other row's segment) whose box
-        // keeps one column holds one cell: that cell is solved.
-        let single = LONE_CELLS[p] & !keep & m;
-        // Clear them from all nine boards of the band, this one included (a cell solved earlier
-        // is already clear in the others), then store this one.
-        self.unsolved[b] &= !single;
-        let mut j = b;
-        while j < 27 {
-            self.cand[j] &= !single;
-            j += 3;
-        }
-        self.cand[I] = m;
-        self.seen[I] = m;
-        Ok(())
-    }
-
-    /// Band updates until no board changes.
-    #[inline(always)]
-    fn update_all(&mut self) -> Result<(), Contradiction> {
-        loop {
-            let mut any = false;
-            update_changed!(self, any, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
-            if !any {
-                return Ok(());
-            }
-        }
-    }
-
-    /// Propagates to a fixed point; returns whether the grid is full or where to branch. With
-    /// `claim`, a stall tries [`State::claim_columns`] before it gives up.
-    fn propagate(&mut self, claim: bool) -> Result<Next, Contradiction> {
+impl<X: Stall> State<X> {
+    /// Propagates to a fixed point; returns whether the grid is full or where to branch (see
+    /// [`Stall`] for what a stall tries before a cell).
+    #[inline]
+    fn propagate(&mut self) -> Result<Next, Contradiction> {
         loop {
             self.update_all()?;
             if self.unsolved == [0; 3] {
                 return Ok(Next::Solved);
             }
-
-            // Naked singles, and the cells with two candidates of each band, to branch on. The
-            // cells with at least one, two and three candidates are counted for the three bands
-            // in one sweep over the boards, before any test, which lets the compiler work on the
-            // counters of several bands at once in vector registers (a digit's three boards are
-            // adjacent). A sweep per band, each with its own early exit, cost 8 % more
-            // instructions in all (`solve` on hardest_1106).
-            let (mut once, mut twice, mut thrice) = ([0u32; 3], [0u32; 3], [0u32; 3]);
-            for c in self.cand.chunks_exact(3) {
-                for b in 0..3 {
-                    thrice[b] |= twice[b] & c[b];
-                    twice[b] |= once[b] & c[b];
-                    once[b] |= c[b];
-                }
-            }
-            let mut pairs = [0u32; 3];
-            let mut placed = false;
-            #[allow(clippy::needless_range_loop)] // `b` indexes the boards too
-            for b in 0..3 {
-                let u = self.unsolved[b];
-                if u & !once[b] != 0 {
-                    return Err(Contradiction);
-                }
-                let mut singles = u & !twice[b];
-                placed |= singles != 0;
-                while singles != 0 {
-                    let x = singles & singles.wrapping_neg();
-                    singles &= singles - 1;
-                    let Some(d) = (0..9).find(|&d| self.cand[3 * d + b] & x != 0) else {
-                        return Err(Contradiction);
-                    };
-                    self.place(d, b, x);
-                }
-                pairs[b] = u & twice[b] & !thrice[b];
-            }
-            if placed {
+            let singles = self.naked_singles()?;
+            if singles.placed {
                 continue;
             }
-            if claim && self.claim_columns() {
-                continue;
+            match X::stall(self)? {
+                Some(None) => continue,
+                Some(Some(next)) => return Ok(next),
+                None => {}
             }
-
-            if pairs != [0; 3] {
-                return Ok(self.busiest_pair(pairs, SCORED_PAIRS));
+            if singles.pairs != [0; 3] {
+                return Ok(self.busiest_pair(singles.pairs, SCORED_PAIRS));
             }
             return Ok(self.fewest_candidates());
         }
-    }
-
-    /// Locked candidates from columns (claiming): a digit whose places in a column all lie in
-    /// one band is in that column's box of the band, so the box's two other columns lose it.
-    /// Band updates see rows and boxes (and carry a box confined to one column to the other
-    /// bands), so this is the one direction of locked candidates they miss; it also finds the
-    /// hidden singles of columns. Run only when propagation has stalled, before a guess, once
-    /// a search has made [`CLAIM_AFTER`] guesses. Returns whether a board changed.
-    #[inline(always)]
-    fn claim_columns(&mut self) -> bool {
-        let mut changed = false;
-        for d in 0..9 {
-            let cols: [u32; 3] = std::array::from_fn(|b| {
-                let m = self.cand[3 * d + b];
-                (m | m >> 9 | m >> 18) & 511
-            });
-            for (b, [b1, b2]) in OTHER_BANDS.iter().enumerate() {
-                let only = cols[b] & !(cols[*b1] | cols[*b2]);
-                // The stacks of those columns, all three columns of each.
-                let stacks = ((only | only >> 1 | only >> 2) & 0b001_001_001) * 7;
-                let clear = (stacks & !only) * COLUMNS_TO_BAND;
-                let m = self.cand[3 * d + b];
-                changed |= m & clear != 0;
-                self.cand[3 * d + b] = m & !clear;
-            }
-        }
-        changed
-    }
-
-    /// Of the cells of `cells` (per band; not all empty), at most `limit` per band, the one
-    /// with the most undecided peers (in its row, column or box), the first such in band
-    /// order. Called on the cells with two candidates when there are some.
-    ///
-    /// Each alternative of a guess then places a digit whose eliminations reach the most open
-    /// cells, so propagation goes further before the next guess (the "most constrained, then
-    /// most constraining" rule of CSP search: minimum remaining values, ties broken by degree).
-    /// Against the first cell with two candidates (the choice of JCZSolve and the `sudoku`
-    /// crate), scoring the first two pairs of each band ([`SCORED_PAIRS`]) cuts the search
-    /// nodes per puzzle from 329 to 215 on the hardest 11+ sample, 614 to 372 on hardest_1106
-    /// and 43 to 27 on top1465, for about 30 instructions per pair scored (most of them a
-    /// software popcount: there is no `popcnt` in the baseline x86-64 target).
-    #[inline(always)]
-    fn busiest_pair(&self, cells: [u32; 3], limit: u32) -> Next {
-        // The best score so far with the cell's position (`32 * b + i`) below it, reversed
-        // so that the larger key is the earlier cell: ties keep the first.
-        let mut best = 0;
-        for (b, &cells_b) in cells.iter().enumerate() {
-            let mut left = limit;
-            let [b1, b2] = OTHER_BANDS[b];
-            // This band's undecided cells, band `b1`'s above them and band `b2`'s one bit
-            // higher still (see [`PEERS_AND_COLUMN`]).
-            let near = u64::from(self.unsolved[b]) | u64::from(self.unsolved[b1]) << 32;
-            let far = u64::from(self.unsolved[b2]) << 33;
-            let mut m = cells_b;
-            while m != 0 {
-                // (`& 31` rather than `% 27` drops the bounds check for an AND.)
-                let i = m.trailing_zeros() & 31;
-                m &= m - 1;
-                let mask = PEERS_AND_COLUMN[i as usize];
-                let n = ((near & mask) | (far & mask << 1)).count_ones();
-                best = best.max(n << 7 | (127 - (32 * b as u32 + i)));
-                left -= 1;
-                if left == 0 {
-                    break;
-                }
-            }
-        }
-        let at = 127 - (best & 127);
-        Next::Branch {
-            b: (at >> 5) as usize,
-            x: 1 << (at & 31),
-        }
-    }
-
-    /// The undecided cell with the fewest candidates, the one with the most undecided peers
-    /// among those (as [`State::busiest_pair`], every one scored). Used when no cell has two
-    /// candidates, which is rare but happens at the top of the search of sparse puzzles
-    /// (17 clues), where a poor choice multiplies the whole tree: branching on the first
-    /// undecided cell of a band instead made a few 17-clue puzzles take 2 ms.
-    #[cold]
-    fn fewest_candidates(&self) -> Next {
-        // Per band, the candidate count of each cell in four bit planes (a bit-sliced adder).
-        let mut planes = [[0u32; 4]; 3];
-        for (b, p) in planes.iter_mut().enumerate() {
-            for d in 0..9 {
-                let mut carry = self.cand[3 * d + b];
-                for plane in p.iter_mut() {
-                    let next = *plane & carry;
-                    *plane ^= carry;
-                    carry = next;
-                }
-            }
-        }
-        // The smallest count of an undecided cell (at least 3 here), and its cells.
-        for n in 3..=9 {
-            let mut cells = [0u32; 3];
-            for b in 0..3 {
-                let mut m = self.unsolved[b];
-                for (k, plane) in planes[b].iter().enumerate() {
-                    m &= if n >> k & 1 == 1 { *plane } else { !*plane };
-                }
-                cells[b] = m;
-            }
-            if cells != [0; 3] {
-                return self.busiest_pair(cells, u32::MAX);
-            }
-        }
-        unreachable!("an undecided cell has between 3 and 9 candidates here")
-    }
-
-    /// The grid of solved boards (each board holds exactly its digit's cells).
-    fn grid(boards: &[u32; 27]) -> Grid {
-        // Band `b`, bit `x` of the band is `flat[32 * b + x]`: an index the compiler can see is
-        // in bounds.
-        let mut flat = [0u8; 96];
-        for d in 0..9 {
-            for b in 0..3 {
-                let mut m = boards[3 * d + b];
-                while m != 0 {
-                    flat[32 * b + m.trailing_zeros() as usize] = d as u8 + 1;
-                    m &= m - 1;
-                }
-            }
-        }
-        let mut grid = Grid::default();
-        for (r, row) in grid.0.iter_mut().enumerate() {
-            let start = 32 * (r / 3) + 9 * (r % 3);
-            row.copy_from_slice(&flat[start..start + 9]);
-        }
-        grid
     }
 }
 
 /// What a search has found so far.
 struct Found {
     count: usize,
-    /// The branch points so far (each cell guessed on counts once).
+    /// The branch points so far (each cell or layout guessed on counts once).
     guesses: usize,
+    /// Whether the search has turned hard (see [`HARD_AFTER`] and [`HARD_OPEN`]).
+    hard: bool,
     limit: usize,
     /// The boards of the first solution (turned into a grid only when asked for).
     first: Option<[u32; 27]>,
@@ -469,16 +225,23 @@ impl Found {
     }
 }
 
-/// After how many guesses of a search [`State::claim_columns`] joins the propagation: a puzzle
-/// that has needed that many is a hard one (see the module docs; the serg benchmark's puzzles
-/// end in about six guesses, the hard collections need 12 to 185 on average).
-const CLAIM_AFTER: usize = 8;
+/// Goes on with the search of `state` in its hard part (see [`HARD_AFTER`]): kept out of line
+/// so that the easy search's code is not shaped by it.
+#[cold]
+#[inline(never)]
+fn harden<X: Record>(state: &State<X>, found: &mut Found) {
+    search(&mut state.with_shapes(), found);
+}
 
-/// Depth-first search from `state`, stopping once `found.limit` solutions are counted.
-fn search(state: &mut State, found: &mut Found) {
+/// Depth-first search from `state`, stopping once `found.limit` solutions are counted. Every
+/// alternative of a guess but the last runs on a copy of the state; the last one continues on
+/// this one.
+fn search<X: Stall>(state: &mut State<X>, found: &mut Found) {
     loop {
-        let claim = found.guesses >= CLAIM_AFTER;
-        let (b, x) = match state.propagate(claim) {
+        if X::EASY && found.hard {
+            return harden(state, found);
+        }
+        match state.propagate() {
             Err(Contradiction) => return,
             Ok(Next::Solved) => {
                 found.count += 1;
@@ -487,27 +250,53 @@ fn search(state: &mut State, found: &mut Found) {
                 }
                 return;
             }
-            Ok(Next::Branch { b, x }) => (b, x),
-        };
-        // (`min(2)` keeps `b` as it is and lets the compiler drop the bounds checks.)
-        let b = b.min(2);
-        let mut digits: u32 = 0;
-        for d in 0..9 {
-            digits |= u32::from(state.cand[3 * d + b] & x != 0) << d;
-        }
-        // Every alternative but the last on a copy; the last one continues on this state.
-        found.guesses += 1;
-        while digits & (digits - 1) != 0 {
-            let d = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
-            let mut child = *state;
-            child.place(d, b, x);
-            search(&mut child, found);
-            if found.count >= found.limit {
-                return;
+            Ok(Next::Cell { b, x }) => {
+                if X::EASY && found.guesses == 0 && state.open_cells() >= HARD_OPEN {
+                    // A puzzle this open at its first stall is a hard one from the start.
+                    found.hard = true;
+                    return harden(state, found);
+                }
+                // (`min(2)` keeps `b` as it is and lets the compiler drop the bounds checks.)
+                let b = b.min(2);
+                let mut digits: u32 = 0;
+                for d in 0..9 {
+                    digits |= u32::from(state.cand[3 * d + b] & x != 0) << d;
+                }
+                found.guesses += 1;
+                found.hard |= found.guesses >= HARD_AFTER;
+                while digits & (digits - 1) != 0 {
+                    let d = digits.trailing_zeros() as usize;
+                    digits &= digits - 1;
+                    let mut child = *state;
+                    child.place(d, b, x);
+                    search(&mut child, found);
+                    if found.count >= found.limit {
+                        return;
+                    }
+                }
+                state.place(digits.trailing_zeros() as usize, b, x);
+            }
+            Ok(Next::Layout { d, u, mut perms }) => {
+                let d = d.min(8);
+                found.guesses += 1;
+                while perms & (perms - 1) != 0 {
+                    let masks = State::layout_masks(u, perms.trailing_zeros() as usize);
+                    perms &= perms - 1;
+                    let mut child = *state;
+                    for (b, mask) in masks.iter().enumerate() {
+                        child.cand[3 * d + b] &= mask;
+                    }
+                    search(&mut child, found);
+                    if found.count >= found.limit {
+                        return;
+                    }
+                }
+                let masks = State::layout_masks(u, perms.trailing_zeros() as usize);
+                for (b, mask) in masks.iter().enumerate() {
+                    state.cand[3 * d + b] &= mask;
+                }
             }
         }
-        state.place(digits.trailing_zeros() as usize, b, x);
     }
 }
 
@@ -520,6 +309,7 @@ fn run(givens: &Grid, limit: usize) -> Option<Found> {
     let mut found = Found {
         count: 0,
         guesses: 0,
+        hard: false,
         limit,
         first: None,
     };
@@ -583,6 +373,7 @@ pub fn classify(givens: &Grid) -> Classification {
 
 #[cfg(test)]
 mod tests {
+    use super::tables::*;
     use super::*;
     use crate::datamodel::is_solved;
     use crate::puzzle::parse;
@@ -697,10 +488,11 @@ mod tests {
     #[test]
     fn a_column_confined_to_one_band_claims_its_box() {
         // Digit 1 leaves column 1 in bands 2 and 3: in box 1 it must be in column 1.
-        let mut s = State::from_givens(&Grid::default()).unwrap();
+        let mut s = State::from_givens(&Grid::default()).unwrap().with_shapes();
         s.cand[1] &= !COLUMNS_TO_BAND;
         s.cand[2] &= !COLUMNS_TO_BAND;
-        assert!(s.claim_columns());
+        assert!(s.update_all().is_ok());
+        assert!(matches!(s.deduce(), Ok(true)));
         assert_eq!(s.cand[0] & (0b111 * COLUMNS_TO_BAND), COLUMNS_TO_BAND);
         assert_eq!(
             s.cand[0] | (0b111 * COLUMNS_TO_BAND),
@@ -708,7 +500,8 @@ mod tests {
             "the other boxes keep it"
         );
         assert_eq!(s.cand[3], BAND, "the other digits keep theirs");
-        assert!(!s.claim_columns(), "nothing more to claim");
+        assert!(s.update_all().is_ok());
+        assert!(matches!(s.deduce(), Ok(false)), "nothing more to claim");
     }
 
     #[test]

@@ -229,3 +229,38 @@ pub(super) const BOXES_TO_BAND: [u32; 8] = {
     }
     t
 };
+
+/// The six permutations of a band as segment patterns (as in [`SHRINK`]): row `r` of the band
+/// in box `perm[r]`. For a stack (see `branch.rs`), band `b` in column `perm[b]` of the stack.
+/// Padded to eight so that an index masked to 3 bits needs no bounds check.
+pub(super) const PERMUTATIONS: [u16; 8] = [
+    0b100_010_001,
+    0b010_100_001,
+    0b100_001_010,
+    0b001_100_010,
+    0b010_001_100,
+    0b001_010_100,
+    0,
+    0,
+];
+
+/// For a segment pattern (as in [`SHRINK`]): bits 0..6 the permutations (indices into
+/// [`PERMUTATIONS`]) whose segments it holds, bits 8.. how many there are.
+pub(super) const PERMS_OF: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut p = 0;
+    while p < 512 {
+        let mut k = 0;
+        let mut n = 0;
+        while k < 6 {
+            if p as u16 & PERMUTATIONS[k] == PERMUTATIONS[k] {
+                t[p] |= 1 << k;
+                n += 1;
+            }
+            k += 1;
+        }
+        t[p] |= n << 8;
+        p += 1;
+    }
+    t
+};
