@@ -6,7 +6,8 @@
 //!   string and computes it with `eval`;
 //! - [`counter`]: one `cond` and one `<assign>` per event, the chart of the speed comparison
 //!   with Qt's `qscxmlc` (`cargo run --release -p scxml-ecmascript-examples --bin
-//!   ecmascript-bench`), and [`counter_rust`], the same chart in the rust datamodel;
+//!   ecmascript-bench`, which times Qt's Sudoku tap too), and [`counter_rust`], the same
+//!   chart in the rust datamodel;
 //! - [`sudoku`]: Qt's original Sudoku example, unchanged: the chart with its helpers in
 //!   `charts/sudoku.js`, read through `<script src>` at build time.
 
