@@ -244,6 +244,10 @@ fn the_clock_ticks_only_while_running_and_pause_resumes_the_exact_sub_state() {
     g.machine.advance_time(Duration::from_millis(2_550));
     assert_eq!(g.heard.borrow().clocks, ["0:01", "0:02"]);
     g.send(events::NOTES_TOGGLE, json!(null)); // pencil, then pause
+    assert_eq!(
+        g.send(events::UNDO, json!(null)).message,
+        "Nothing to undo."
+    );
     let v = g.send(events::PAUSE, json!(null));
     assert!(g.active(State::Paused));
     assert!(
@@ -257,6 +261,7 @@ fn the_clock_ticks_only_while_running_and_pause_resumes_the_exact_sub_state() {
     assert!(g.active(State::Paused));
     let v = g.send(events::PAUSE, json!(null)); // pause again = resume
     assert!(g.active(State::Pencil), "history brings back notes mode");
+    assert_eq!(v.message, "", "the message was about the last move");
     assert!(v.pencil && v.cells[3].given);
     assert_eq!(v.clock, "0:02");
     // Minimised: the clock stops and comes back on its own when the window shows; Resume
@@ -334,9 +339,11 @@ fn start_after_stop_asks_before_it_wipes_the_game_and_cancel_keeps_it() {
     assert!(!v.can.edit);
     let v = g.send(events::START, json!(null));
     assert!(g.active(State::Confirming));
-    assert!(v
-        .question
-        .starts_with("Discard the game in progress and start this puzzle over?"));
+    assert_eq!(
+        v.question,
+        "Discard the game in progress and start this puzzle over? Lost: 1 entry."
+    );
+    assert!(!v.can.options, "the options wait for the answer");
     g.send(events::CANCEL, json!(null));
     assert!(g.active(State::Unsolved));
     assert_eq!(g.value(r, c), 6, "nothing lost");

@@ -442,6 +442,12 @@ fn observe(
 /// The live chart view: the machine's state tree and last events into the `Game` global.
 fn watch_chart(window: &AppWindow, machine: &Sudoku) -> ChartMonitor {
     let monitor = ChartMonitor::attach(machine, scxml_chart_view::DEFAULT_EVENTS);
+    // The clock's ticks (ten a second) and the search's would push the player's events out.
+    monitor.set_quiet(&[
+        sudoku_machine::events::TICK,
+        sudoku_machine::events::CLOCK,
+        sudoku_machine::events::SEARCH_TICK,
+    ]);
     let rows = Rc::new(VecModel::<ChartRow>::default());
     let events = Rc::new(VecModel::<slint::SharedString>::default());
     let game = window.global::<Game>();

@@ -65,6 +65,7 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
         solve_draft: can.solve_draft,
         change_draft: can.change_draft,
         leave_edit: can.leave_edit,
+        options: can.options,
         watch: can.watch,
     });
     let search = view.search.clone().unwrap_or_default();

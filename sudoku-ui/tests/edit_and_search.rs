@@ -284,6 +284,19 @@ fn the_chart_view_lights_the_active_states_as_events_come() {
         active("pencil") && !active("paused"),
         "history brings back notes mode"
     );
+    // Two seconds of clock ticks do not push the player's events out: they are counted.
+    h.wait(2_000);
+    let events: Vec<String> = (0..10)
+        .filter(|i| h.exists(&format!("event {i}")))
+        .map(|i| h.value(&format!("event {i}")))
+        .collect();
+    assert_eq!(events[0], "notes.toggle", "{events:?}");
+    let counted: Vec<&str> = events
+        .iter()
+        .filter_map(|e| e.strip_suffix(", not listed"))
+        .map(|e| e.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(counted, ["tick", "clock"], "{events:?}");
     h.press("Hide chart");
     assert!(!h.exists("chart view"));
 }

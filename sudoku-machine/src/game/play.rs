@@ -143,7 +143,7 @@ impl Play {
         if parts.is_empty() && (self.can_undo() || self.can_redo()) {
             parts.push("your moves".to_owned());
         }
-        if self.tenths >= 600 || !parts.is_empty() {
+        if self.tenths >= 600 || (!parts.is_empty() && self.seconds() > 0) {
             parts.push(format!(
                 "{} of play",
                 super::view::clock_text(self.seconds())

@@ -137,6 +137,8 @@ pub struct Controls {
     pub solve_draft: bool,
     /// Edit mode: changing it again after the check.
     pub change_draft: bool,
+    /// The options and the chart view (not while a question waits for its answer).
+    pub options: bool,
     /// Leaving edit mode (Cancel).
     pub leave_edit: bool,
     /// Watching the solver's search from the position on the board.
@@ -301,6 +303,7 @@ pub fn view(
         solve_draft: reviewed && draft.is_proper() && !draft.solved,
         change_draft: reviewed,
         leave_edit: editing,
+        options: phase != Phase::Confirming,
         watch: idle || running || editing,
     };
     let status = match phase {

@@ -75,13 +75,16 @@ impl std::fmt::Display for EventLine {
     }
 }
 
-/// What [`ChartMonitor::on_change`] calls: the state tree's rows and the last events.
-type OnChange = Rc<dyn Fn(&[Row], &VecDeque<EventLine>)>;
+/// What [`ChartMonitor::on_change`] calls: the state tree's rows, the last events, and the
+/// counts of the quiet ones.
+type OnChange = Rc<dyn Fn(&[Row], &VecDeque<EventLine>, &[EventLine])>;
 
 struct Inner {
     rows: Vec<Row>,
     events: VecDeque<EventLine>,
     keep: usize,
+    /// The events left out of the list ([`ChartMonitor::set_quiet`]), each with its count.
+    quiet: Vec<EventLine>,
     on_change: Option<OnChange>,
 }
 
@@ -115,6 +118,7 @@ impl ChartMonitor {
             rows,
             events: VecDeque::new(),
             keep,
+            quiet: Vec::new(),
             on_change: None,
         }));
         let mut connections = Vec::with_capacity(tree.len() + 1);
@@ -129,6 +133,12 @@ impl ChartMonitor {
         connections.push(machine.connect_to_event("*", move |event: &Event| {
             {
                 let mut inner = events.borrow_mut();
+                if let Some(quiet) = inner.quiet.iter_mut().find(|q| q.name == event.name) {
+                    quiet.count += 1;
+                    drop(inner);
+                    notify(&events);
+                    return;
+                }
                 match inner.events.back_mut() {
                     Some(last) if last.name == event.name => last.count += 1,
                     _ => {
@@ -147,23 +157,39 @@ impl ChartMonitor {
         ChartMonitor { inner, connections }
     }
 
-    /// Calls `f` with the rows and the events whenever they change (and once now).
-    pub fn on_change(&self, f: impl Fn(&[Row], &VecDeque<EventLine>) + 'static) {
+    /// Leaves the events named `names` out of the list and only counts them: a timer's
+    /// ticks would push every other event out of a short list (the game's clock ticks ten
+    /// times a second). Their counts start at zero.
+    pub fn set_quiet(&self, names: &[&str]) {
+        self.inner.borrow_mut().quiet = names
+            .iter()
+            .map(|name| EventLine {
+                name: (*name).to_owned(),
+                count: 0,
+            })
+            .collect();
+        notify(&self.inner);
+    }
+
+    /// Calls `f` with the rows, the events and the quiet events' counts whenever they change
+    /// (and once now).
+    pub fn on_change(&self, f: impl Fn(&[Row], &VecDeque<EventLine>, &[EventLine]) + 'static) {
         self.inner.borrow_mut().on_change = Some(Rc::new(f));
         notify(&self.inner);
     }
 
     /// Keeps two Slint models up to date: `rows` (one `T` per state, made by `row`: the
     /// window's own `ChartRow` struct, as Slint generates it for each window) and `events`
-    /// (the last events as text, oldest first). Only the rows that changed are written, so
-    /// a list view redraws only them.
+    /// (the last events as text, oldest first, then a line for each quiet event that came,
+    /// `tick ×52, not listed`). Only the rows that changed are written, so a list view redraws
+    /// only them.
     pub fn feed<T: Clone + PartialEq + 'static>(
         &self,
         rows: Rc<VecModel<T>>,
         events: Rc<VecModel<SharedString>>,
         row: impl Fn(&Row) -> T + 'static,
     ) {
-        self.on_change(move |tree, last| {
+        self.on_change(move |tree, last, quiet| {
             for (i, r) in tree.iter().enumerate() {
                 let data = row(r);
                 if i >= rows.row_count() {
@@ -172,7 +198,13 @@ impl ChartMonitor {
                     rows.set_row_data(i, data);
                 }
             }
-            let lines: Vec<SharedString> = last.iter().map(|e| e.to_string().into()).collect();
+            let mut lines: Vec<SharedString> = last.iter().map(|e| e.to_string().into()).collect();
+            lines.extend(
+                quiet
+                    .iter()
+                    .filter(|q| q.count > 0)
+                    .map(|q| format!("{} ×{}, not listed", q.name, q.count).into()),
+            );
             if !lines.iter().eq(events.iter().collect::<Vec<_>>().iter()) {
                 events.set_vec(lines);
             }
@@ -184,9 +216,14 @@ impl ChartMonitor {
         self.inner.borrow().rows.clone()
     }
 
-    /// The last events, oldest first.
+    /// The last events, oldest first (the quiet ones left out).
     pub fn events(&self) -> Vec<EventLine> {
         self.inner.borrow().events.iter().cloned().collect()
+    }
+
+    /// The quiet events ([`ChartMonitor::set_quiet`]) with how many times each came.
+    pub fn quiet(&self) -> Vec<EventLine> {
+        self.inner.borrow().quiet.clone()
     }
 }
 
@@ -202,6 +239,6 @@ fn notify(inner: &Rc<RefCell<Inner>>) {
     let callback = inner.borrow().on_change.clone();
     if let Some(f) = callback {
         let inner = inner.borrow();
-        f(&inner.rows, &inner.events);
+        f(&inner.rows, &inner.events, &inner.quiet);
     }
 }
