@@ -40,6 +40,17 @@ const REQUIRED_GROUPS: &[&str] = &[
 /// random walks of `tests/properties.rs`.
 const NOT_CHECKED: &[(&str, &str)] = &[];
 
+/// Charts with an ECMAScript syntax error, which SCION raises as `error.execution` when it
+/// runs and sudoku-scxmlc refuses at build time, at the line and column (as it refuses every
+/// syntax error in an ECMAScript chart): `group/name` → what the refusal must say. In the
+/// ecmascript run they are skipped with the compiler's message; one that compiles fails.
+/// The translated run keeps SCION's run-time semantics (the translation turns a syntax error
+/// into an `ExecError`).
+const REFUSED_AT_BUILD_TIME: &[(&str, &str)] = &[
+    ("assign/assign_invalid", "invalid ECMAScript expression"),
+    ("data/data_invalid", "invalid ECMAScript expression"),
+];
+
 /// What the test does with a chart.
 enum Kind {
     /// Compiled into `$OUT_DIR/scion/<module>.rs`.
@@ -60,7 +71,10 @@ struct Case {
     name: String,
     required: bool,
     trace: Option<PathBuf>,
+    /// The chart translated to the rust datamodel (or the null one).
     kind: Kind,
+    /// The chart with its own ECMAScript, in the ecmascript datamodel.
+    ecma: Kind,
 }
 
 fn main() {
@@ -178,12 +192,13 @@ fn collect(dir: &Path, charts_dir: &Path) -> Vec<Case> {
                 .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
             let trace = chart.with_extension("json");
             let module = format!("c{:03}_{}_{}", cases.len(), snake(&group), snake(&name));
-            let (kind, trace) = if trace.is_file() {
+            let (kind, ecma, trace) = if trace.is_file() {
                 let kind = classify(&group, &name, &chart, required, charts_dir, &module);
-                (kind, Some(trace))
+                let ecma = classify_ecmascript(&group, &name, &chart, charts_dir, &module);
+                (kind, ecma, Some(trace))
             } else {
                 let msg = format!("no trace: {} is missing", trace.display());
-                (Kind::Broken(msg), None)
+                (Kind::Broken(msg.clone()), Kind::Broken(msg), None)
             };
             cases.push(Case {
                 group: group.clone(),
@@ -191,6 +206,7 @@ fn collect(dir: &Path, charts_dir: &Path) -> Vec<Case> {
                 required,
                 trace,
                 kind,
+                ecma,
             });
         }
     }
@@ -247,6 +263,84 @@ fn classify(
     }
 }
 
+/// The chart as SCION runs it: its own ECMAScript in the ecmascript datamodel, compiled into
+/// `$OUT_DIR/scion/e<module>.rs`.
+fn classify_ecmascript(
+    group: &str,
+    name: &str,
+    chart: &Path,
+    charts_dir: &Path,
+    module: &str,
+) -> Kind {
+    let text = match std::fs::read_to_string(chart) {
+        Ok(t) => t,
+        Err(e) => return Kind::Broken(format!("{}: {e}", chart.display())),
+    };
+    let load = |src: &str| {
+        chart
+            .parent()
+            .and_then(|dir| std::fs::read_to_string(dir.join(src)).ok())
+    };
+    let rewritten = match rewrite::for_ecmascript(&format!("{group}/{name}"), &text, &load) {
+        Ok(r) => r,
+        Err(reason) => return Kind::Broken(format!("{}: {reason}", chart.display())),
+    };
+    let generated = sudoku_scxmlc::Config::new()
+        .type_name("Machine")
+        .verbatim_state_names(true)
+        .runtime_path("::sudoku_scxmlc::runtime")
+        .generate(chart, &rewritten.text);
+    let module = format!("e{module}");
+    let key = format!("{group}/{name}");
+    let refused = REFUSED_AT_BUILD_TIME
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, why)| *why);
+    match (generated, refused) {
+        (Err(e), Some(why)) if e.to_string().contains(why) => {
+            let message = e.to_string();
+            let first = message.lines().next().unwrap_or_default();
+            let at = first
+                .strip_prefix(&format!("{}:", chart.display()))
+                .unwrap_or(first);
+            Kind::Skip(format!(
+                "refused at build time ({at}); SCION raises error.execution for it at run time"
+            ))
+        }
+        (Ok(_), Some(why)) => Kind::Broken(format!(
+            "{}: should be refused at build time (`{why}`), but it compiled",
+            chart.display()
+        )),
+        (generated, _) => {
+            classify_generated(generated, charts_dir, module, &key, rewritten.datamodel)
+        }
+    }
+}
+
+/// A chart of the ecmascript run that generated (or failed to), written out.
+fn classify_generated(
+    generated: Result<sudoku_scxmlc::Generated, sudoku_scxmlc::Error>,
+    charts_dir: &Path,
+    module: String,
+    key: &str,
+    datamodel: rewrite::Datamodel,
+) -> Kind {
+    match generated {
+        Ok(g) => {
+            write_if_changed(&charts_dir.join(format!("{module}.rs")), &g.code);
+            Kind::Compiled {
+                module,
+                datamodel,
+                unchecked: NOT_CHECKED
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, why)| *why),
+            }
+        }
+        Err(e) => Kind::Broken(e.to_string()),
+    }
+}
+
 fn emit_table(suite: &SuiteDir, found: bool, cases: &[Case]) -> String {
     let dir = &suite.path;
     let mut out = String::new();
@@ -264,29 +358,33 @@ fn emit_table(suite: &SuiteDir, found: bool, cases: &[Case]) -> String {
         "/// One module per compiled chart.\n#[doc(hidden)]\npub mod charts {{"
     );
     for case in cases {
-        if let Kind::Compiled {
-            module, datamodel, ..
-        } = &case.kind
-        {
-            let _ = writeln!(
+        for kind in [&case.kind, &case.ecma] {
+            if let Kind::Compiled {
+                module, datamodel, ..
+            } = kind
+            {
+                let _ = writeln!(
                 out,
                 "    /// `{}/{}.scxml` ({datamodel:?} datamodel).\n    pub mod {module} {{\n        include!(concat!(env!(\"OUT_DIR\"), \"/scion/{module}.rs\"));\n    }}",
                 case.group, case.name
             );
+            }
         }
     }
     out.push_str("}\n\n");
     for case in cases {
-        if let Kind::Compiled {
-            module,
-            unchecked: None,
-            ..
-        } = &case.kind
-        {
-            let _ = writeln!(
+        for kind in [&case.kind, &case.ecma] {
+            if let Kind::Compiled {
+                module,
+                unchecked: None,
+                ..
+            } = kind
+            {
+                let _ = writeln!(
                 out,
                 "fn run_{module}(trace: &crate::Trace) -> ::core::result::Result<(), String> {{\n    crate::check(charts::{module}::Machine::new(), trace)\n}}"
             );
+            }
         }
     }
     out.push_str("\n/// A random-walk checker for every compiled chart (see `crate::walk`).\npub static WALKS: &[(&str, crate::WalkFn)] = &[\n");
@@ -300,28 +398,34 @@ fn emit_table(suite: &SuiteDir, found: bool, cases: &[Case]) -> String {
         }
     }
     out.push_str("];\n");
-    out.push_str("\n/// Every chart of the folder, in group and name order.\npub static CASES: &[crate::TestCase] = &[\n");
-    for case in cases {
-        let trace_json = match &case.trace {
-            Some(p) => format!("include_str!({:?})", p.display().to_string()),
-            None => "\"\"".to_owned(),
-        };
-        let runner = match &case.kind {
-            Kind::Compiled {
-                unchecked: Some(why),
-                ..
-            } => format!("crate::Runner::Skip({why:?})"),
-            Kind::Compiled { module, .. } => format!("crate::Runner::Chart(run_{module})"),
-            Kind::Broken(msg) => format!("crate::Runner::Broken({msg:?})"),
-            Kind::Skip(msg) => format!("crate::Runner::Skip({msg:?})"),
-        };
-        let _ = writeln!(
-            out,
-            "    crate::TestCase {{\n        group: {:?},\n        name: {:?},\n        required: {},\n        trace_json: {trace_json},\n        run: {runner},\n    }},",
-            case.group, case.name, case.required
-        );
+    for (table, doc, ecma) in [
+        ("CASES", "Every chart of the folder, in group and name order, translated to the rust datamodel (or the null one when it has no expressions).", false),
+        ("ECMA_CASES", "Every chart of the folder, in group and name order, with its own ECMAScript in the ecmascript datamodel.", true),
+    ] {
+        let _ = writeln!(out, "\n/// {doc}\npub static {table}: &[crate::TestCase] = &[");
+        for case in cases {
+            let trace_json = match &case.trace {
+                Some(p) => format!("include_str!({:?})", p.display().to_string()),
+                None => "\"\"".to_owned(),
+            };
+            let kind = if ecma { &case.ecma } else { &case.kind };
+            let runner = match kind {
+                Kind::Compiled {
+                    unchecked: Some(why),
+                    ..
+                } => format!("crate::Runner::Skip({why:?})"),
+                Kind::Compiled { module, .. } => format!("crate::Runner::Chart(run_{module})"),
+                Kind::Broken(msg) => format!("crate::Runner::Broken({msg:?})"),
+                Kind::Skip(msg) => format!("crate::Runner::Skip({msg:?})"),
+            };
+            let _ = writeln!(
+                out,
+                "    crate::TestCase {{\n        group: {:?},\n        name: {:?},\n        required: {},\n        trace_json: {trace_json},\n        run: {runner},\n    }},",
+                case.group, case.name, case.required
+            );
+        }
+        out.push_str("];\n");
     }
-    out.push_str("];\n");
     out
 }
 

@@ -6,7 +6,10 @@
 //!   string and computes it with `eval`;
 //! - [`counter`]: one `cond` and one `<assign>` per event, the chart of the speed comparison
 //!   with Qt's `qscxmlc` (`cargo run --release -p scxml-ecmascript-examples --bin
-//!   ecmascript-bench`), and [`counter_rust`], the same chart in the rust datamodel.
+//!   ecmascript-bench`, which times Qt's Sudoku tap too), and [`counter_rust`], the same
+//!   chart in the rust datamodel;
+//! - [`sudoku`]: Qt's original Sudoku example, unchanged: the chart with its helpers in
+//!   `charts/sudoku.js`, read through `<script src>` at build time.
 
 /// Qt's calculator (`charts/calculator.scxml`): events `DIGIT.0`…`DIGIT.9`, `POINT`,
 /// `OPER.PLUS`, `OPER.MINUS`, `OPER.STAR`, `OPER.DIV`, `EQUALS`, `C`; the chart answers with
@@ -23,4 +26,12 @@ pub mod counter {
 /// The rust-datamodel counter (`charts/counter_rust.scxml`).
 pub mod counter_rust {
     include!(concat!(env!("OUT_DIR"), "/counter_rust.rs"));
+}
+
+/// Qt's Sudoku (`charts/sudoku.scxml` with `charts/sudoku.js`): the GUI sends `setup
+/// {initState}`, `start`, `stop`, `tap {x, y}` (row, column, 0-based) and `undo`; the chart
+/// answers with `updateGUI {currentState, initState}`, both grids as 9 arrays of 9 numbers
+/// (0 = empty). `initState` is set with `set_initial_values` before `start`.
+pub mod sudoku {
+    include!(concat!(env!("OUT_DIR"), "/sudoku.rs"));
 }

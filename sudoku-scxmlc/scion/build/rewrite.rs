@@ -57,6 +57,8 @@ pub enum Datamodel {
     Null,
     /// `datamodel="rust"`: the chart's ECMAScript was translated to Rust.
     Rust,
+    /// `datamodel="ecmascript"`: the chart's own ECMAScript, untranslated.
+    Ecmascript,
 }
 
 /// A chart ready for the compiler.
@@ -111,6 +113,58 @@ pub fn rewrite_with(
     port_to_rust(text, &load).map(|text| Rewritten {
         text,
         datamodel: Datamodel::Rust,
+    })
+}
+
+/// Readies the chart `key` (`group/name`) for the `ecmascript` datamodel with its own
+/// ECMAScript, untranslated: `datamodel="ecmascript"` on the root (SCION's charts declare it
+/// or leave it out, which means the same to SCION), a `<script src>` that `load` cannot read
+/// inlined from [`SCRIPT_SOURCES`] (the suite does not hold those files), and the root's
+/// transitions wrapped as [`port_to_rust`] wraps them. Lines are kept.
+///
+/// # Errors
+/// A `<script src>` that neither `load` nor [`SCRIPT_SOURCES`] has.
+pub fn for_ecmascript(
+    key: &str,
+    text: &str,
+    load: &dyn Fn(&str) -> Option<String>,
+) -> Result<Rewritten, String> {
+    let tags = tags(text);
+    let group = key.split('/').next().unwrap_or_default();
+    let mut edits = Vec::new();
+    for tag in tags.iter().filter(|t| local_name(t.name) == "script") {
+        let Some(src) = tag.attr("src") else {
+            continue;
+        };
+        let src = unescape(src);
+        if load(&src).is_some() {
+            continue; // the compiler reads it, relative to the chart
+        }
+        let k = format!("{group}/{src}");
+        let Some((_, js)) = SCRIPT_SOURCES.iter().find(|(f, _)| *f == k) else {
+            return Err(format!(
+                "line {}: <script src=\"{src}\"> is not available",
+                line_of(text, tag.start)
+            ));
+        };
+        let end = element_end(text, tag);
+        let newlines = text[tag.start..end.1].matches('\n').count();
+        edits.push((
+            tag.start,
+            end.1 - tag.start,
+            format!(
+                "<{n}>{}{}</{n}>",
+                escape(js),
+                "\n".repeat(newlines),
+                n = tag.name
+            ),
+        ));
+    }
+    edits.extend(wrap_root_transitions(text, &tags));
+    let text = apply(text, edits);
+    Ok(Rewritten {
+        text: set_datamodel(&text, "ecmascript", ""),
+        datamodel: Datamodel::Ecmascript,
     })
 }
 
@@ -703,6 +757,29 @@ mod tests {
         assert_eq!(
             out,
             "<scxml datamodel=\"rust\" >\n<datamodel><data id=\"x\"/></datamodel>\n<state id=\"scion_root\" initial=\"b\"><transition event=\"*\"/>\n<state id=\"a\"/><state id=\"b\"/>\n</state></scxml>"
+        );
+    }
+
+    #[test]
+    fn for_ecmascript_keeps_the_script_and_inlines_only_missing_files() {
+        let text = "<scxml initial=\"a\">\n<script src=\"lib.js\"/>\n<script src=\"script-0-0.js\"/>\n<transition event=\"*\" cond=\"x &lt; 1\"/>\n<state id=\"a\"/>\n</scxml>";
+        let load = |src: &str| (src == "lib.js").then(|| "function foo() {}".to_owned());
+        let r = for_ecmascript("script-src/t", text, &load).unwrap();
+        assert_eq!(r.datamodel, Datamodel::Ecmascript);
+        let out = r.text;
+        assert_eq!(lines(&out), lines(text));
+        assert_eq!(
+            out,
+            "<scxml datamodel=\"ecmascript\" >\n<script src=\"lib.js\"/>\n<script>x = 100;</script>\n<state id=\"scion_root\" initial=\"a\"><transition event=\"*\" cond=\"x &lt; 1\"/>\n<state id=\"a\"/>\n</state></scxml>"
+        );
+        assert_eq!(
+            for_ecmascript(
+                "g/t",
+                "<scxml>\n<script src=\"nowhere.js\"/></scxml>",
+                &|_| None
+            )
+            .unwrap_err(),
+            "line 2: <script src=\"nowhere.js\"> is not available"
         );
     }
 

@@ -219,7 +219,8 @@ impl<C: Chart> Machine<C> {
     /// history, datamodel, clock and pending events. Nothing runs while restoring (no
     /// `<onentry>`, no `<data>` expressions, no state observers: connect them afterwards and
     /// read the configuration with [`active_states`](Machine::active_states)). Queued events
-    /// are processed by the next call that processes events.
+    /// are processed by the next call that processes events. Only an ECMAScript chart's
+    /// top-level `<script>` runs again, for the functions it defines (no snapshot holds them).
     ///
     /// # Errors
     /// When the snapshot is of another chart, names unknown states or data, holds a value

@@ -161,8 +161,35 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
         })
     }
 
+    /// The functions an ECMAScript chart's top-level `<script>` (or `<script src>`) defines
+    /// are part of its global scope but no value a snapshot can hold: the script runs again
+    /// on restore, then the `<data>` get their snapshot values back (whatever it assigned).
+    /// A failure is not reported: the machine reported it when it ran the script at start.
+    /// Other datamodels keep everything in their `<data>` fields; nothing runs for them.
+    fn redefine_script_functions(&mut self, snapshot: &Snapshot) {
+        #[cfg(feature = "ecmascript")]
+        if std::any::TypeId::of::<D>() == std::any::TypeId::of::<super::ecmascript::Js>() {
+            if let Some(b) = self
+                .tables
+                .script
+                .and_then(|b| self.tables.blocks.get(b as usize))
+            {
+                let _ = (b.run)(&mut self.data, &mut self.ctx);
+                self.ctx.internal.clear();
+                for (id, value) in &snapshot.data {
+                    if let Some(item) = self.tables.data.iter().find(|d| d.id == id) {
+                        let _ = (item.set)(&mut self.data, value.clone());
+                    }
+                }
+            }
+        }
+        #[cfg(not(feature = "ecmascript"))]
+        let _ = snapshot;
+    }
+
     /// Restores a snapshot into a machine that has not started. Nothing is executed: no
-    /// `<onentry>`, no `<data>` expressions.
+    /// `<onentry>`, no `<data>` expressions; only an ECMAScript chart's top-level `<script>`
+    /// runs again, for the functions it defines (see [`Self::redefine_script_functions`]).
     pub(crate) fn restore(&mut self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
         if snapshot.chart != self.tables.name {
             return Err(SnapshotError::WrongChart {
@@ -225,6 +252,7 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
                 source,
             })?;
         }
+        self.redefine_script_functions(snapshot);
         self.ctx.configuration.clear();
         for s in configuration {
             self.ctx.configuration.insert(s);

@@ -1,21 +1,45 @@
-//! The per-event cost of the counter chart (one `cond`, one `<assign>`) in the ecmascript
-//! datamodel, beside the same chart in the rust datamodel, both measured in this run, and
-//! Qt's `qscxmlc` figure measured on this machine (18.6 µs per event, QJSEngine).
+//! The per-event cost of two charts in the ecmascript datamodel, beside Qt's `qscxmlc`
+//! figures measured on this machine (QJSEngine), all ours measured in this run:
+//!
+//! - the counter chart (one `cond`, one `<assign>`; Qt: 18.6 µs per event), and the same
+//!   chart in the rust datamodel;
+//! - Qt's original Sudoku chart with its `sudoku.js` (Qt: 61 µs per tap): one `tap` on an
+//!   empty cell while `playing` runs `isValidPosition()`, `calculateCurrentState()` and
+//!   `isSolved()`, raises `update`, and sends `updateGUI` with both grids to an observer
+//!   (as Qt's window receives it: the event's data as JSON).
 //!
 //! `cargo run --release -p scxml-ecmascript-examples --bin ecmascript-bench [EVENTS]`
 
-use scxml_ecmascript_examples::{counter::Counter, counter_rust::RustCounter};
-use serde_json::Value;
+use scxml_ecmascript_examples::counter::Counter;
+use scxml_ecmascript_examples::counter_rust::RustCounter;
+use scxml_ecmascript_examples::sudoku::{events, Sudoku};
+use serde_json::{json, Value};
+use std::cell::Cell;
+use std::rc::Rc;
 use std::time::Instant;
 
 /// Qt 6's `qscxmlc` counter chart on this machine, µs per event (issue 14).
 const QT_COUNTER_US: f64 = 18.6;
+/// Qt 6's original Sudoku example on this machine, µs per tap (issue 14).
+const QT_TAP_US: f64 = 61.0;
+/// Qt's example grid (`charts/data/sudoku.data`): 9 lines of 9 comma-separated digits.
+const QT_SUDOKU: &str = include_str!("../../charts/data/sudoku.data");
+
+/// µs per call of `f`, over `n` calls.
+fn per_call(n: u32, mut f: impl FnMut()) -> f64 {
+    let t = Instant::now();
+    for _ in 0..n {
+        f();
+    }
+    t.elapsed().as_secs_f64() * 1e6 / f64::from(n)
+}
 
 fn main() {
     let events: u32 = std::env::args()
         .nth(1)
         .and_then(|n| n.parse().ok())
         .unwrap_or(200_000);
+
     let js = Counter::new();
     js.start();
     let rust = RustCounter::new();
@@ -25,18 +49,48 @@ fn main() {
         js.submit_event("tick", Value::Null);
         rust.submit_event("tick", Value::Null);
     }
-    let t = Instant::now();
-    for _ in 0..events {
-        js.submit_event("tick", Value::Null);
-    }
-    let js_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(events);
-    let t = Instant::now();
-    for _ in 0..events {
-        rust.submit_event("tick", Value::Null);
-    }
-    let rust_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(events);
+    let js_us = per_call(events, || js.submit_event("tick", Value::Null));
+    let rust_us = per_call(events, || rust.submit_event("tick", Value::Null));
     let counted = js.data_value("count").and_then(|v| v.as_u64()).unwrap_or(0);
     assert_eq!(counted, u64::from(events) + 1_000, "every tick counted");
+
+    let grid: Vec<Vec<i64>> = QT_SUDOKU
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split(',').map(|d| d.trim().parse().unwrap()).collect())
+        .collect();
+    let empty: Vec<(usize, usize)> = (0..81)
+        .map(|i| (i / 9, i % 9))
+        .filter(|&(x, y)| grid[x][y] == 0)
+        .collect();
+    let sudoku = Sudoku::new();
+    sudoku
+        .set_initial_values(json!({ "initState": grid }))
+        .expect("a grid");
+    let updates = Rc::new(Cell::new(0u64));
+    let seen = Rc::clone(&updates);
+    let _gui = sudoku.connect_to_event(events::UPDATE_GUI, move |e| {
+        // What Qt's window reads: the current grid.
+        assert!(e.data["currentState"].is_array());
+        seen.set(seen.get() + 1);
+    });
+    sudoku.start();
+    sudoku.submit_event(events::START, Value::Null);
+    let taps = (events / 10).max(1);
+    // Each tap goes to the next empty cell, so values cycle and the grid never solves.
+    let mut next = 0usize;
+    let mut tap = || {
+        let (x, y) = empty[next % empty.len()];
+        next += 1;
+        sudoku.submit_event(events::TAP, json!({ "x": x, "y": y }));
+    };
+    for _ in 0..1_000 {
+        tap();
+    }
+    updates.set(0);
+    let tap_us = per_call(taps, &mut tap);
+    assert_eq!(updates.get(), u64::from(taps), "every tap updated the GUI");
+
     println!("counter chart, {events} events, µs per event:");
     println!("  Qt qscxmlc (ecmascript, measured before)  {QT_COUNTER_US:>8.3}");
     println!(
@@ -46,5 +100,11 @@ fn main() {
     println!(
         "  sudoku-scxmlc rust                        {rust_us:>8.3}   ({:.1}x faster than ecmascript)",
         js_us / rust_us
+    );
+    println!("Qt's Sudoku chart with sudoku.js, {taps} taps, µs per tap:");
+    println!("  Qt qscxmlc (ecmascript, measured before)  {QT_TAP_US:>8.3}");
+    println!(
+        "  sudoku-scxmlc ecmascript                  {tap_us:>8.3}   ({:.1}x faster than Qt)",
+        QT_TAP_US / tap_us
     );
 }

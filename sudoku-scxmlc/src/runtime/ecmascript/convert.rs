@@ -5,7 +5,7 @@
 //! becomes a JSON integer, any other finite number a JSON float, `NaN` and the infinities
 //! `null` (JSON has no such numbers).
 
-use rquickjs::{Array, Ctx, Object, Type, Value as JsValue};
+use rquickjs::{qjs, Array, Ctx, Object, Type, Value as JsValue};
 use serde_json::{Map, Number, Value};
 
 /// Deepest nesting converted; a deeper (or cyclic) value is an error, not a stack overflow.
@@ -69,9 +69,27 @@ fn convert(value: &JsValue<'_>, depth: usize) -> Result<Value, String> {
         ),
         Type::Array => {
             let array = value.as_array().ok_or("an array that is not an array")?;
-            let mut items = Vec::with_capacity(array.len());
-            for item in array.iter::<JsValue>() {
-                let item = item.map_err(|e| e.to_string())?;
+            let len = array.len();
+            let mut items = Vec::with_capacity(len);
+            let ctx = value.ctx();
+            for i in 0..len {
+                // Elements are read raw, and numbers, booleans and null converted without a
+                // rquickjs `Value` (which would count references to the context twice per
+                // element): a grid of 81 numbers is read on every `<send>` of Qt's Sudoku.
+                // SAFETY: `value` is a live array of `ctx`; JS_GetPropertyUint32 returns a new
+                // reference (or the exception marker): a scalar holds no reference, anything
+                // else is taken over by `from_raw`.
+                let raw = unsafe {
+                    qjs::JS_GetPropertyUint32(ctx.as_raw().as_ptr(), value.as_raw(), i as u32)
+                };
+                if let Some(v) = unsafe { scalar(raw) } {
+                    items.push(v);
+                    continue;
+                }
+                let item = unsafe { JsValue::from_raw(ctx.clone(), raw) };
+                if item.is_exception() {
+                    return Err(format!("element {i} could not be read (a getter threw)"));
+                }
                 items.push(convert(&item, depth + 1)?);
             }
             Value::Array(items)
@@ -104,6 +122,24 @@ fn convert(value: &JsValue<'_>, depth: usize) -> Result<Value, String> {
             .map_or(Value::Null, Value::from),
         _ => Value::Null,
     })
+}
+
+/// A value without references (number, boolean, `null`, `undefined`) as JSON; `None` for
+/// anything else.
+///
+/// # Safety
+/// `raw` is a valid `JSValue`.
+unsafe fn scalar(raw: qjs::JSValue) -> Option<Value> {
+    // SAFETY: reading the tag and the payload of a valid value.
+    unsafe {
+        match qjs::JS_VALUE_GET_TAG(raw) {
+            qjs::JS_TAG_INT => Some(Value::from(qjs::JS_VALUE_GET_INT(raw))),
+            qjs::JS_TAG_FLOAT64 => Some(number(qjs::JS_VALUE_GET_FLOAT64(raw))),
+            qjs::JS_TAG_BOOL => Some(Value::Bool(qjs::JS_VALUE_GET_BOOL(raw))),
+            qjs::JS_TAG_NULL | qjs::JS_TAG_UNDEFINED => Some(Value::Null),
+            _ => None,
+        }
+    }
 }
 
 /// An ECMAScript number as JSON.

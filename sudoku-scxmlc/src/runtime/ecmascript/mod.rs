@@ -64,16 +64,83 @@ pub enum SnippetKind {
     Script,
 }
 
-/// The host half of `In()`: the context of the evaluation running now.
+/// The host half of `In()` and `_event`: the context of the evaluation running now.
 struct Host {
     /// The `Context<E>` of the running evaluation, type-erased; null between evaluations.
     context: Cell<*const ()>,
     /// `Context::<E>::is_in_id` for the erased context.
     is_in: Cell<fn(*const (), &str) -> bool>,
+    /// `Context::<E>::event_serial` for the erased context.
+    serial: Cell<fn(*const ()) -> u64>,
+    /// [`event_object`] (or `undefined` before the first event) for the erased context.
+    build_event: Cell<BuildEvent>,
+    /// The `_event` object last built, with the [`Context::event_serial`] it was built for:
+    /// chart code that reads `_event` twice in one event sees one object.
+    event_cache: RefCell<Option<(u64, Persistent<JsValue<'static>>)>>,
 }
+
+/// Builds `_event` for an erased `Context<E>`.
+type BuildEvent = for<'js> fn(*const (), &Ctx<'js>) -> Result<JsValue<'js>, ExecError>;
 
 fn never_in(_: *const (), _: &str) -> bool {
     false
+}
+
+fn no_serial(_: *const ()) -> u64 {
+    0
+}
+
+fn no_event<'js>(_: *const (), c: &Ctx<'js>) -> Result<JsValue<'js>, ExecError> {
+    Ok(JsValue::new_undefined(c.clone()))
+}
+
+/// `Context::event_serial` of an erased `Context<E>`.
+fn serial<E: ChartEvent>(context: *const ()) -> u64 {
+    // SAFETY: as for `is_in`: called only inside an evaluation, while `Js::enter` keeps the
+    // context borrowed.
+    unsafe { &*context.cast::<Context<E>>() }.event_serial()
+}
+
+/// `_event` of an erased `Context<E>`: `undefined` before the first event.
+fn build_event<'js, E: ChartEvent>(
+    context: *const (),
+    c: &Ctx<'js>,
+) -> Result<JsValue<'js>, ExecError> {
+    // SAFETY: as for `serial`.
+    let context = unsafe { &*context.cast::<Context<E>>() };
+    match context.current() {
+        Envelope::Empty => Ok(JsValue::new_undefined(c.clone())),
+        _ => event_object(c, context).map(Object::into_value),
+    }
+}
+
+impl Host {
+    /// The value of `_event` now: the cached object when the event has not changed since it
+    /// was built, else a new one (cached); between evaluations, the last one built.
+    fn event_value<'js>(&self, c: &Ctx<'js>) -> rquickjs::Result<JsValue<'js>> {
+        let context = self.context.get();
+        if context.is_null() {
+            return match &*self.event_cache.borrow() {
+                Some((_, v)) => v.clone().restore(c),
+                None => Ok(JsValue::new_undefined(c.clone())),
+            };
+        }
+        let serial = (self.serial.get())(context);
+        if let Some((cached, v)) = &*self.event_cache.borrow() {
+            if *cached == serial {
+                return v.clone().restore(c);
+            }
+        }
+        let value = (self.build_event.get())(context, c)
+            .map_err(|e| rquickjs::Exception::throw_internal(c, &e.to_string()))?;
+        *self.event_cache.borrow_mut() = Some((serial, Persistent::save(c, value.clone())));
+        Ok(value)
+    }
+}
+
+/// The getter of `_event` (a closure typed for every context lifetime).
+fn event_getter(host: Rc<Host>) -> impl for<'js> Fn(Ctx<'js>) -> rquickjs::Result<JsValue<'js>> {
+    move |c| host.event_value(&c)
 }
 
 /// `In(id)` on an erased `Context<E>`.
@@ -94,8 +161,6 @@ pub struct Js {
     /// `(name, value) => Object.defineProperty(globalThis, name, {value, writable: false})`.
     define: Persistent<Function<'static>>,
     host: Rc<Host>,
-    /// The [`Context::event_serial`] `_event` was last mirrored for.
-    event_serial: Cell<u64>,
     /// Whether `_sessionid`, `_name` and `_ioprocessors` are defined.
     system: Cell<bool>,
     context: rquickjs::Context,
@@ -116,6 +181,16 @@ impl Default for Js {
     }
 }
 
+const DEFINE_GETTER: &str = "(function (name, get) { Object.defineProperty(globalThis, name, \
+                             { get: get, enumerable: true, configurable: true }); })";
+
+impl Drop for Js {
+    fn drop(&mut self) {
+        // The cached `_event` must go before the runtime that owns it.
+        self.host.event_cache.borrow_mut().take();
+    }
+}
+
 const DEFINE: &str = "(function (name, value) { Object.defineProperty(globalThis, name, \
                       { value: value, writable: false, enumerable: true, configurable: true }); })";
 
@@ -131,6 +206,9 @@ impl Js {
         let host = Rc::new(Host {
             context: Cell::new(std::ptr::null()),
             is_in: Cell::new(never_in),
+            serial: Cell::new(no_serial),
+            build_event: Cell::new(no_event),
+            event_cache: RefCell::new(None),
         });
         let define = context.with(|c| {
             let globals = c.globals();
@@ -146,14 +224,21 @@ impl Js {
             .expect("QuickJS function");
             globals.set("In", in_fn).expect("define In");
             let define: Function = c.eval(DEFINE).expect("QuickJS compiles its helper");
-            let _ = define.call::<_, ()>(("_event", JsValue::new_undefined(c.clone())));
+            // `_event`: an accessor without a setter (read-only: a strict-mode store throws),
+            // whose getter builds the object only when chart code reads it.
+            let h = Rc::clone(&host);
+            let getter = Function::new(c.clone(), event_getter(h)).expect("QuickJS function");
+            let define_getter: Function =
+                c.eval(DEFINE_GETTER).expect("QuickJS compiles its helper");
+            define_getter
+                .call::<_, ()>(("_event", getter))
+                .expect("define _event");
             Persistent::save(&c, define)
         });
         Js {
             compiled: RefCell::new(Vec::new()),
             define,
             host,
-            event_serial: Cell::new(0),
             system: Cell::new(false),
             context,
             _runtime: runtime,
@@ -169,6 +254,8 @@ impl Js {
     ) -> Result<R, ExecError> {
         let previous = self.host.context.replace((ctx as *const Context<E>).cast());
         self.host.is_in.set(is_in::<E>);
+        self.host.serial.set(serial::<E>);
+        self.host.build_event.set(build_event::<E>);
         let result = self.context.with(|c| {
             self.mirror(&c, ctx)?;
             f(&c)
@@ -177,10 +264,10 @@ impl Js {
         result
     }
 
-    /// Defines the system variables once, and `_event` whenever the event changed.
+    /// Defines the system variables once (`_event` is built by its getter when read).
     fn mirror<E: ChartEvent>(&self, c: &Ctx<'_>, ctx: &Context<E>) -> Result<(), ExecError> {
-        let define = self.define.clone().restore(c).map_err(engine)?;
         if !self.system.get() {
+            let define = self.define.clone().restore(c).map_err(engine)?;
             self.system.set(true);
             let io = to_js(c, ctx.io_processors()).map_err(engine)?;
             define
@@ -193,18 +280,6 @@ impl Js {
                 .map_err(thrown)?;
             define
                 .call::<_, ()>(("_ioprocessors", io))
-                .catch(c)
-                .map_err(thrown)?;
-        }
-        let serial = ctx.event_serial();
-        if serial != self.event_serial.get() {
-            self.event_serial.set(serial);
-            let value = match ctx.current() {
-                Envelope::Empty => JsValue::new_undefined(c.clone()),
-                _ => event_object(c, ctx)?.into_value(),
-            };
-            define
-                .call::<_, ()>(("_event", value))
                 .catch(c)
                 .map_err(thrown)?;
         }
