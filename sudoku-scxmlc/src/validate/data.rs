@@ -5,7 +5,7 @@ use super::code::{parse_code, CodeKind};
 use super::{is_rust_ident, is_system_variable, Validator};
 use crate::chart::{DataInit, DatamodelKind};
 use crate::diagnostic::{Diagnostic, Span};
-use crate::parse::{Element, RUST_NS};
+use crate::parse::{Element, Text, RUST_NS};
 
 impl<'a> Validator<'a> {
     /// The `<data>` items of `e` (state `state`) and of its descendant states (found by their
@@ -85,21 +85,7 @@ impl<'a> Validator<'a> {
             },
             None => (None, None),
         };
-        let text = d.text().filter(|t| !t.text.trim().is_empty());
-        let sources = [
-            d.attr("expr").is_some(),
-            d.attr("src").is_some(),
-            text.is_some(),
-        ];
-        if sources.iter().filter(|&&b| b).count() > 1 {
-            self.error(
-                d.span,
-                format!(
-                    "`<data id=\"{}\">` has more than one of `expr`, `src` and content",
-                    id.value
-                ),
-            );
-        }
+        let text = self.data_content(d, &id.value);
         let chart = d.elements().find(|c| c.is_scxml() && c.name == "scxml");
         let init = if let Some(root) = chart {
             self.chart_value(root)
@@ -131,6 +117,24 @@ impl<'a> Validator<'a> {
             state,
             line,
         });
+    }
+
+    /// The content of `<data id>` (its non-blank text), after checking that it has at most one
+    /// of `expr`, `src` and content (SCXML 1.0, 5.3), in any datamodel.
+    pub(super) fn data_content(&mut self, d: &Element, id: &str) -> Option<Text> {
+        let text = d.text().filter(|t| !t.text.trim().is_empty());
+        let sources = [
+            d.attr("expr").is_some(),
+            d.attr("src").is_some(),
+            text.is_some(),
+        ];
+        if sources.iter().filter(|&&b| b).count() > 1 {
+            self.error(
+                d.span,
+                format!("`<data id=\"{id}\">` has more than one of `expr`, `src` and content"),
+            );
+        }
+        text
     }
 
     fn json_init(&mut self, text: &str, span: Span) -> DataInit {

@@ -362,21 +362,7 @@ impl super::Validator<'_> {
             );
             return;
         }
-        let text = d.text().filter(|t| !t.text.trim().is_empty());
-        let sources = [
-            d.attr("expr").is_some(),
-            d.attr("src").is_some(),
-            text.is_some(),
-        ];
-        if sources.iter().filter(|&&b| b).count() > 1 {
-            self.error(
-                d.span,
-                format!(
-                    "`<data id=\"{}\">` has more than one of `expr`, `src` and content",
-                    id.value
-                ),
-            );
-        }
+        let text = self.data_content(d, &id.value);
         let chart = d.elements().find(|c| c.is_scxml() && c.name == "scxml");
         let init = if let Some(root) = chart {
             self.chart_value(root)
