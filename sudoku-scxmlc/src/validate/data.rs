@@ -5,7 +5,7 @@ use super::code::{parse_code, CodeKind};
 use super::{is_rust_ident, is_system_variable, Validator};
 use crate::chart::{DataInit, DatamodelKind};
 use crate::diagnostic::{Diagnostic, Span};
-use crate::parse::{Element, Text, RUST_NS};
+use crate::parse::{Attribute, Element, Text, RUST_NS};
 
 impl<'a> Validator<'a> {
     /// The `<data>` items of `e` (state `state`) and of its descendant states (found by their
@@ -64,15 +64,7 @@ impl<'a> Validator<'a> {
             );
             return;
         }
-        if let Some(&first) = self.data_ids.get(&id.value) {
-            let l = self.data[first].line;
-            self.error(
-                id.span,
-                format!(
-                    "duplicate data id `{}` (first declared at line {l})",
-                    id.value
-                ),
-            );
+        if self.is_duplicate_data(id) {
             return;
         }
         let (ty, ty_text) = match d.attr_ns(RUST_NS, "type") {
@@ -108,8 +100,7 @@ impl<'a> Validator<'a> {
         } else {
             DataInit::Default
         };
-        self.data_ids.insert(id.value.clone(), self.data.len());
-        self.data.push(crate::chart::Data {
+        self.add_data(crate::chart::Data {
             id: id.value.clone(),
             ty,
             ty_text,
@@ -117,6 +108,28 @@ impl<'a> Validator<'a> {
             state,
             line,
         });
+    }
+
+    /// Whether `id` names a `<data>` declared before (reported, with the first one's line).
+    pub(super) fn is_duplicate_data(&mut self, id: &Attribute) -> bool {
+        let Some(&first) = self.data_ids.get(&id.value) else {
+            return false;
+        };
+        let l = self.data[first].line;
+        self.error(
+            id.span,
+            format!(
+                "duplicate data id `{}` (first declared at line {l})",
+                id.value
+            ),
+        );
+        true
+    }
+
+    /// Declares a validated `<data>`.
+    pub(super) fn add_data(&mut self, data: crate::chart::Data) {
+        self.data_ids.insert(data.id.clone(), self.data.len());
+        self.data.push(data);
     }
 
     /// The content of `<data id>` (its non-blank text), after checking that it has at most one

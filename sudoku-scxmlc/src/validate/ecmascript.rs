@@ -351,15 +351,7 @@ impl super::Validator<'_> {
             );
             return;
         }
-        if let Some(&first) = self.data_ids.get(&id.value) {
-            let l = self.data[first].line;
-            self.error(
-                id.span,
-                format!(
-                    "duplicate data id `{}` (first declared at line {l})",
-                    id.value
-                ),
-            );
+        if self.is_duplicate_data(id) {
             return;
         }
         let text = self.data_content(d, &id.value);
@@ -398,14 +390,14 @@ impl super::Validator<'_> {
         } else {
             DataInit::Default
         };
-        self.data_ids.insert(id.value.clone(), self.data.len());
-        self.data.push(crate::chart::Data {
+        let line = self.line(d.span);
+        self.add_data(crate::chart::Data {
             id: id.value.clone(),
             ty: None,
             ty_text: None,
             init,
             state,
-            line: self.line(d.span),
+            line,
         });
     }
 }
