@@ -136,10 +136,39 @@ fn rust_literal(v: &str) -> String {
     }
 }
 
-fn escape_attr(v: &str) -> String {
+/// An attribute value escaped for a double-quoted attribute.
+pub(crate) fn escape_attr(v: &str) -> String {
     v.replace('&', "&amp;")
         .replace('<', "&lt;")
+        .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// A start tag's name, its attributes and its `conf:` attributes (prefix dropped), unescaped
+/// and in order; the `xmlns:conf` declaration is dropped. Both rewrites read tags this way.
+pub(crate) type SplitTag = (String, Vec<(String, String)>, Vec<(String, String)>);
+
+/// See [`SplitTag`].
+pub(crate) fn split_attributes(e: &BytesStart) -> Result<SplitTag, String> {
+    let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
+    let mut attrs: Vec<(String, String)> = Vec::new();
+    let mut conf: Vec<(String, String)> = Vec::new();
+    for a in e.attributes() {
+        let a = a.map_err(|err| format!("bad attribute on <{name}>: {err}"))?;
+        let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
+        let value = a
+            .unescape_value()
+            .map_err(|err| format!("bad attribute value on <{name}>: {err}"))?
+            .into_owned();
+        if key == "xmlns:conf" {
+            continue;
+        }
+        match key.strip_prefix("conf:") {
+            Some(item) => conf.push((item.to_owned(), value)),
+            None => attrs.push((key, value)),
+        }
+    }
+    Ok((name, attrs, conf))
 }
 
 impl Rewriter {
@@ -211,24 +240,7 @@ impl Rewriter {
     }
 
     fn element(&mut self, e: &BytesStart, empty: bool) -> Result<(), String> {
-        let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
-        let mut attrs: Vec<(String, String)> = Vec::new();
-        let mut conf: Vec<(String, String)> = Vec::new();
-        for a in e.attributes() {
-            let a = a.map_err(|err| format!("bad attribute on <{name}>: {err}"))?;
-            let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
-            let value = a
-                .unescape_value()
-                .map_err(|err| format!("bad attribute value on <{name}>: {err}"))?
-                .into_owned();
-            if key == "xmlns:conf" {
-                continue;
-            }
-            match key.strip_prefix("conf:") {
-                Some(item) => conf.push((item.to_owned(), value)),
-                None => attrs.push((key, value)),
-            }
-        }
+        let (name, mut attrs, conf) = split_attributes(e)?;
         if let Some(item) = name.strip_prefix("conf:") {
             return self.conf_element(item, &attrs, empty);
         }

@@ -16,6 +16,8 @@
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
+use crate::rewrite::{escape_attr, split_attributes};
+
 /// An expression that fails when evaluated, for confEcma.xsl's deliberate `return`.
 const THROWS: &str = "undefined.illegal";
 
@@ -72,32 +74,8 @@ fn var(n: &str) -> String {
     format!("Var{}", n.trim())
 }
 
-fn escape_attr(v: &str) -> String {
-    v.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 fn element(out: &mut String, e: &BytesStart, empty: bool) -> Result<(), String> {
-    let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
-    let mut attrs: Vec<(String, String)> = Vec::new();
-    let mut conf: Vec<(String, String)> = Vec::new();
-    for a in e.attributes() {
-        let a = a.map_err(|err| format!("bad attribute on <{name}>: {err}"))?;
-        let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
-        let value = a
-            .unescape_value()
-            .map_err(|err| format!("bad attribute value on <{name}>: {err}"))?
-            .into_owned();
-        if key == "xmlns:conf" {
-            continue;
-        }
-        match key.strip_prefix("conf:") {
-            Some(item) => conf.push((item.to_owned(), value)),
-            None => attrs.push((key, value)),
-        }
-    }
+    let (name, mut attrs, conf) = split_attributes(e)?;
     if let Some(item) = name.strip_prefix("conf:") {
         if !empty {
             return Err(format!(
