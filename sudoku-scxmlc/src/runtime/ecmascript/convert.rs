@@ -3,7 +3,8 @@
 //! JSON `null` is ECMAScript `null`; `undefined`, functions and symbols become JSON `null`
 //! (as `JSON.stringify` drops them); a number with no fractional part that fits in 53 bits
 //! becomes a JSON integer, any other finite number a JSON float, `NaN` and the infinities
-//! `null` (JSON has no such numbers).
+//! `null` (JSON has no such numbers). An XML value is `{"$xml": markup}` in JSON and a DOM
+//! document in ECMAScript (see [`dom`](super::dom)).
 
 use rquickjs::{qjs, Array, Ctx, Object, Type, Value as JsValue};
 use serde_json::{Map, Number, Value};
@@ -32,6 +33,11 @@ pub fn to_js<'js>(ctx: &Ctx<'js>, value: &Value) -> rquickjs::Result<JsValue<'js
             array.into_value()
         }
         Value::Object(map) => {
+            if let Some(markup) = super::dom::xml_markup(map) {
+                if let Some(document) = super::dom::document(ctx, markup)? {
+                    return Ok(document);
+                }
+            }
             let object = Object::new(ctx.clone())?;
             for (k, v) in map {
                 object.set(k.as_str(), to_js(ctx, v)?)?;
@@ -96,13 +102,13 @@ fn convert(value: &JsValue<'_>, depth: usize) -> Result<Value, String> {
         }
         Type::Object | Type::Exception | Type::Proxy => {
             let object = value.as_object().ok_or("an object that is not an object")?;
-            // A `Date`, a boxed string or number, an object with `toJSON`: what JSON.stringify
-            // makes of it.
+            // A `Date`, a boxed string or number, a DOM node, an object with `toJSON`: what
+            // JSON.stringify makes of it (an object returning itself is read as it is).
             if let Ok(to_json) = object.get::<_, rquickjs::Function>("toJSON") {
                 let v: JsValue = to_json
                     .call((rquickjs::function::This(object.clone()),))
                     .map_err(|e| e.to_string())?;
-                if !v.is_object() {
+                if v.as_object() != Some(object) {
                     return convert(&v, depth + 1);
                 }
             }

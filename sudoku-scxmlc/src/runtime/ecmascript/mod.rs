@@ -21,9 +21,12 @@
 //! exist (or to a read-only one) fails with `error.execution`, as B.2.4 asks; `<foreach>`
 //! creates its `item` and `index` variables when they do not exist (4.6). Values cross to
 //! Rust (event data, `<send>` payloads, `<log>`, snapshots, `set_initial_values`) as
-//! [`serde_json::Value`], converted by [`to_js`] and [`to_json`].
+//! [`serde_json::Value`], converted by [`to_js`] and [`to_json`]; XML (inline in `<data>` or
+//! `<content>`, or a `src` file) is a DOM document in ECMAScript and `{"$xml": markup}` in
+//! JSON ([`dom`]).
 
 mod convert;
+pub mod dom;
 
 pub use convert::{to_js, to_json, MAX_DEPTH};
 
