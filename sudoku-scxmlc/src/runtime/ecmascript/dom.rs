@@ -253,13 +253,23 @@ fn parse_with(
                         "elements are nested deeper than {MAX_NESTING} levels"
                     ));
                 }
-                open(&e, ns.map_err(|e| format!("{e}{}", at(&reader)))?, &reader, sink)?;
+                open(
+                    &e,
+                    ns.map_err(|e| format!("{e}{}", at(&reader)))?,
+                    &reader,
+                    sink,
+                )?;
             }
             Event::Empty(e) => {
                 if depth == 0 {
                     roots += 1;
                 }
-                open(&e, ns.map_err(|e| format!("{e}{}", at(&reader)))?, &reader, sink)?;
+                open(
+                    &e,
+                    ns.map_err(|e| format!("{e}{}", at(&reader)))?,
+                    &reader,
+                    sink,
+                )?;
                 sink(Item::Close)?;
             }
             Event::End(_) => {
@@ -272,10 +282,7 @@ fn parse_with(
                 let data = t.unescape().map_err(|e| format!("{e}{}", at(&reader)))?;
                 if depth == 0 {
                     if !data.trim().is_empty() {
-                        return Err(format!(
-                            "text outside the root element{}",
-                            at(&reader)
-                        ));
+                        return Err(format!("text outside the root element{}", at(&reader)));
                     }
                     continue;
                 }
@@ -403,10 +410,16 @@ mod tests {
 
     #[test]
     fn documents_serialize_and_round_trip_through_json() {
-        let markup = "<a xmlns:p=\"urn:p\" k=\"1 &lt; 2\"><p:b/>x &amp; y<![CDATA[<z>]]><!--c--></a>";
+        let markup =
+            "<a xmlns:p=\"urn:p\" k=\"1 &lt; 2\"><p:b/>x &amp; y<![CDATA[<z>]]><!--c--></a>";
         let got = eval(
             &xml_value(markup),
-            &["x.toString()", "x.documentElement.toString()", "x", "JSON.stringify(x)"],
+            &[
+                "x.toString()",
+                "x.documentElement.toString()",
+                "x",
+                "JSON.stringify(x)",
+            ],
         );
         assert_eq!(got[0], json!(markup));
         assert_eq!(got[1], json!(markup));
@@ -416,7 +429,10 @@ mod tests {
         let again = eval(&got[2], &["x.documentElement.getAttribute('k')"]);
         assert_eq!(again, [json!("1 < 2")]);
         // Text and attribute nodes become their text.
-        let parts = eval(&xml_value(markup), &["[x.documentElement.childNodes[1], x.documentElement.attributes[1]]"]);
+        let parts = eval(
+            &xml_value(markup),
+            &["[x.documentElement.childNodes[1], x.documentElement.attributes[1]]"],
+        );
         assert_eq!(parts, [json!(["x & y", "1 < 2"])]);
     }
 
@@ -448,7 +464,15 @@ mod tests {
 
     #[test]
     fn only_well_formed_xml_values_become_documents() {
-        for bad in ["<a>", "<a/><b/>", "text", "<a/>tail", "<p:a/>", "<!DOCTYPE a><a/>", ""] {
+        for bad in [
+            "<a>",
+            "<a/><b/>",
+            "text",
+            "<a/>tail",
+            "<p:a/>",
+            "<!DOCTYPE a><a/>",
+            "",
+        ] {
             assert!(check(bad).is_err(), "{bad}");
             let got = eval(&xml_value(bad), &["typeof x.nodeType", "x.$xml"]);
             assert_eq!(got, [json!("undefined"), json!(bad)], "{bad}");
