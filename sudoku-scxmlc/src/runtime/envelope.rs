@@ -80,6 +80,18 @@ pub trait ChartEvent: Sized + 'static {
 
     /// Whether the event carries nothing (a payload-free variant, or JSON `null`).
     fn is_plain(&self) -> bool;
+
+    /// The payload, when it is JSON already (an event the chart gives no Rust type), so that
+    /// `_event` reads it without a copy; `None` (the default) for a typed payload.
+    fn json_payload(&self) -> Option<&Value> {
+        None
+    }
+
+    /// [`json_payload`](Self::json_payload), mutable: observers are lent the payload (moved
+    /// out and back) instead of a copy.
+    fn json_payload_mut(&mut self) -> Option<&mut Value> {
+        None
+    }
 }
 
 /// What [`ChartEvent::from_json`] made of a name and its JSON payload.
@@ -308,17 +320,66 @@ impl<E: ChartEvent> Envelope<E> {
         }
     }
 
+    /// The data as JSON, borrowed, when the envelope holds it as JSON (a plain event, or a
+    /// typed one whose payload is JSON).
+    pub fn json_data(&self) -> Option<&Value> {
+        match self {
+            Envelope::Dynamic(e) => Some(&e.data),
+            Envelope::Typed(e, _) => e.json_payload(),
+            Envelope::Empty => None,
+        }
+    }
+
+    /// [`to_event`](Self::to_event) without copying a JSON payload: it is moved into the
+    /// returned event, and [`restore_lent`](Self::restore_lent) must give it back before the
+    /// envelope is read again (observers hear the event this way).
+    pub fn lend_event(&mut self, session: &str) -> Event {
+        let data = match self {
+            Envelope::Dynamic(e) => return std::mem::take(&mut **e),
+            Envelope::Typed(e, _) => e.json_payload_mut().map(std::mem::take),
+            Envelope::Empty => None,
+        };
+        match data {
+            Some(data) => self.to_event_with(session, data),
+            None => self.to_event(session),
+        }
+    }
+
+    /// Takes back the payload [`lend_event`](Self::lend_event) lent.
+    pub fn restore_lent(&mut self, event: Event) {
+        match self {
+            Envelope::Dynamic(e) => **e = event,
+            Envelope::Typed(e, _) => {
+                if let Some(v) = e.json_payload_mut() {
+                    *v = event.data;
+                }
+            }
+            Envelope::Empty => {}
+        }
+    }
+
     /// The event as a plain [`Event`], its data as JSON; `session` is this session's id (for
     /// `origin`). A payload that does not serialize becomes `null` (and is logged).
     pub fn to_event(&self, session: &str) -> Event {
         match self {
-            Envelope::Dynamic(e) => e.as_ref().clone(),
-            Envelope::Empty => Event::default(),
-            Envelope::Typed(e, meta) => {
+            Envelope::Typed(e, _) => {
                 let data = e.to_json().unwrap_or_else(|err| {
                     tracing::warn!(event = e.name(), "event data does not serialize: {err}");
                     Value::Null
                 });
+                self.to_event_with(session, data)
+            }
+            _ => self.to_event_with(session, Value::Null),
+        }
+    }
+
+    /// The event as a plain [`Event`] with `data` as its data (for a typed envelope; others
+    /// keep theirs).
+    fn to_event_with(&self, session: &str, data: Value) -> Event {
+        match self {
+            Envelope::Dynamic(e) => e.as_ref().clone(),
+            Envelope::Empty => Event::default(),
+            Envelope::Typed(e, meta) => {
                 let (origin, origintype) = match &meta.origin {
                     Origin::None => (None, None),
                     Origin::OwnSession => (

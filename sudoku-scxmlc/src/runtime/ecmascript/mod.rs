@@ -32,8 +32,7 @@ pub use convert::{to_js, to_json, MAX_DEPTH};
 
 use super::{ChartEvent, Context, Envelope, EventKind, ExecError};
 use rquickjs::{
-    qjs, CatchResultExt, CaughtError, Ctx, Function, Object, Persistent, Runtime, Type,
-    Value as JsValue,
+    qjs, CatchResultExt, CaughtError, Ctx, Function, Persistent, Runtime, Type, Value as JsValue,
 };
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
@@ -80,10 +79,14 @@ struct Host {
     /// The `_event` object last built, with the [`Context::event_serial`] it was built for:
     /// chart code that reads `_event` twice in one event sees one object.
     event_cache: RefCell<Option<(u64, Persistent<JsValue<'static>>)>>,
+    /// The names of `_event`'s fields as atoms of the machine's runtime ([`EVENT_FIELDS`]),
+    /// made once; freed by [`Js`]'s `drop`.
+    atoms: Cell<[qjs::JSAtom; 7]>,
 }
 
 /// Builds `_event` for an erased `Context<E>`.
-type BuildEvent = for<'js> fn(*const (), &Ctx<'js>) -> Result<JsValue<'js>, ExecError>;
+type BuildEvent =
+    for<'js> fn(*const (), &Ctx<'js>, &[qjs::JSAtom; 7]) -> Result<JsValue<'js>, ExecError>;
 
 fn never_in(_: *const (), _: &str) -> bool {
     false
@@ -93,7 +96,11 @@ fn no_serial(_: *const ()) -> u64 {
     0
 }
 
-fn no_event<'js>(_: *const (), c: &Ctx<'js>) -> Result<JsValue<'js>, ExecError> {
+fn no_event<'js>(
+    _: *const (),
+    c: &Ctx<'js>,
+    _: &[qjs::JSAtom; 7],
+) -> Result<JsValue<'js>, ExecError> {
     Ok(JsValue::new_undefined(c.clone()))
 }
 
@@ -108,12 +115,13 @@ fn serial<E: ChartEvent>(context: *const ()) -> u64 {
 fn build_event<'js, E: ChartEvent>(
     context: *const (),
     c: &Ctx<'js>,
+    atoms: &[qjs::JSAtom; 7],
 ) -> Result<JsValue<'js>, ExecError> {
     // SAFETY: as for `serial`.
     let context = unsafe { &*context.cast::<Context<E>>() };
     match context.current() {
         Envelope::Empty => Ok(JsValue::new_undefined(c.clone())),
-        _ => event_object(c, context).map(Object::into_value),
+        _ => event_object(c, context, atoms),
     }
 }
 
@@ -134,7 +142,7 @@ impl Host {
                 return v.clone().restore(c);
             }
         }
-        let value = (self.build_event.get())(context, c)
+        let value = (self.build_event.get())(context, c, &self.atoms.get())
             .map_err(|e| rquickjs::Exception::throw_internal(c, &e.to_string()))?;
         *self.event_cache.borrow_mut() = Some((serial, Persistent::save(c, value.clone())));
         Ok(value)
@@ -191,6 +199,13 @@ impl Drop for Js {
     fn drop(&mut self) {
         // The cached `_event` must go before the runtime that owns it.
         self.host.event_cache.borrow_mut().take();
+        let atoms = self.host.atoms.get();
+        self.context.with(|c| {
+            for atom in atoms {
+                // SAFETY: each atom was made by `JS_NewAtomLen` in `new`, freed once here.
+                unsafe { qjs::JS_FreeAtom(c.as_raw().as_ptr(), atom) };
+            }
+        });
     }
 }
 
@@ -212,8 +227,14 @@ impl Js {
             serial: Cell::new(no_serial),
             build_event: Cell::new(no_event),
             event_cache: RefCell::new(None),
+            atoms: Cell::new([0; 7]),
         });
         let define = context.with(|c| {
+            let raw = c.as_raw().as_ptr();
+            // SAFETY: NUL-free ASCII names; each atom is a new reference, freed in `drop`.
+            host.atoms.set(EVENT_FIELDS.map(|name| unsafe {
+                qjs::JS_NewAtomLen(raw, name.as_ptr().cast(), name.len() as _)
+            }));
             let globals = c.globals();
             for id in ids {
                 // A `var`: a property of the global object that `delete` cannot remove.
@@ -496,40 +517,120 @@ impl Js {
     }
 }
 
-/// `_event` as an object with the seven fields of SCXML 1.0, 5.10.1.
+/// The names of the fields of `_event` (SCXML 1.0, 5.10.1), in the order [`event_object`]
+/// sets them.
+const EVENT_FIELDS: [&str; 7] = [
+    "name",
+    "type",
+    "sendid",
+    "origin",
+    "origintype",
+    "invokeid",
+    "data",
+];
+
+/// The fields of `_event` read from the envelope, borrowing its JSON payload when it has one.
+struct EventFields<'a> {
+    name: &'a str,
+    kind: EventKind,
+    sendid: Option<std::borrow::Cow<'a, str>>,
+    origin: Option<std::borrow::Cow<'a, str>>,
+    origintype: Option<&'a str>,
+    invokeid: Option<&'a str>,
+    data: &'a Value,
+}
+
+impl<'a> EventFields<'a> {
+    fn of<E: ChartEvent>(ctx: &'a Context<E>) -> Self {
+        use super::envelope::Origin;
+        use std::borrow::Cow;
+        if let Envelope::Typed(e, meta) = ctx.current() {
+            if let Some(data) = e.json_payload() {
+                let (origin, origintype) = match &meta.origin {
+                    Origin::None => (None, None),
+                    Origin::OwnSession => (
+                        Some(Cow::Owned(format!("#_scxml_{}", ctx.session_id()))),
+                        Some(super::context::SCXML_PROCESSOR),
+                    ),
+                    Origin::Text(text) => (text.0.as_deref().map(Cow::Borrowed), text.1.as_deref()),
+                };
+                return EventFields {
+                    name: e.name(),
+                    kind: meta.kind,
+                    sendid: meta.sendid.text().map(Cow::Owned),
+                    origin,
+                    origintype,
+                    invokeid: meta.invokeid.as_deref(),
+                    data,
+                };
+            }
+        }
+        let e = ctx.event();
+        EventFields {
+            name: &e.name,
+            kind: e.kind,
+            sendid: e.sendid.as_deref().map(Cow::Borrowed),
+            origin: e.origin.as_deref().map(Cow::Borrowed),
+            origintype: e.origintype.as_deref(),
+            invokeid: e.invokeid.as_deref(),
+            data: &e.data,
+        }
+    }
+}
+
+/// `_event` as an object with the seven fields of SCXML 1.0, 5.10.1 (`atoms`: their names,
+/// [`EVENT_FIELDS`]), made in one call from the values.
 fn event_object<'js, E: ChartEvent>(
     c: &Ctx<'js>,
     ctx: &Context<E>,
-) -> Result<Object<'js>, ExecError> {
-    let e = ctx.event();
-    let o = Object::new(c.clone()).map_err(engine)?;
+    atoms: &[qjs::JSAtom; 7],
+) -> Result<JsValue<'js>, ExecError> {
+    let e = EventFields::of(ctx);
     let kind = match e.kind {
         EventKind::Platform => "platform",
         EventKind::Internal => "internal",
         EventKind::External => "external",
     };
-    let opt = |v: &Option<String>| -> rquickjs::Result<JsValue<'js>> {
+    let text = |v: Option<&str>| -> rquickjs::Result<JsValue<'js>> {
         match v {
             Some(s) => Ok(rquickjs::String::from_str(c.clone(), s)?.into_value()),
             None => Ok(JsValue::new_undefined(c.clone())),
         }
     };
-    let data = match &e.data {
+    let data = match e.data {
         Value::Null => JsValue::new_undefined(c.clone()),
         d => to_js(c, d).map_err(engine)?,
     };
-    (|| -> rquickjs::Result<()> {
-        o.set("name", e.name.as_str())?;
-        o.set("type", kind)?;
-        o.set("sendid", opt(&e.sendid)?)?;
-        o.set("origin", opt(&e.origin)?)?;
-        o.set("origintype", opt(&e.origintype)?)?;
-        o.set("invokeid", opt(&e.invokeid)?)?;
-        o.set("data", data)?;
-        Ok(())
+    let values = (|| -> rquickjs::Result<[JsValue<'js>; 7]> {
+        Ok([
+            text(Some(e.name))?,
+            text(Some(kind))?,
+            text(e.sendid.as_deref())?,
+            text(e.origin.as_deref())?,
+            text(e.origintype)?,
+            text(e.invokeid)?,
+            data,
+        ])
     })()
     .map_err(engine)?;
-    Ok(o)
+    let p = c.as_raw().as_ptr();
+    // SAFETY: `JS_NewObjectFrom` takes over one reference of each value (a new one, so that
+    // `values` drops its own) and returns a new reference (or the exception marker), which
+    // `from_raw` takes over.
+    let raw = values
+        .each_ref()
+        .map(|v| unsafe { qjs::JS_DupValue(p, v.as_raw()) });
+    drop(values);
+    let object = unsafe {
+        JsValue::from_raw(
+            c.clone(),
+            qjs::JS_NewObjectFrom(p, 7, atoms.as_ptr(), raw.as_ptr()),
+        )
+    };
+    if object.is_exception() {
+        return Err(engine(rquickjs::Error::Exception));
+    }
+    Ok(object)
 }
 
 /// Compiles a snippet (SyntaxErrors were reported at build time; one here is an error of
