@@ -164,7 +164,6 @@ fn parse<'js>(ctx: &Ctx<'js>, markup: &str) -> Result<Array<'js>, String> {
         Ok(())
     };
     parse_with(markup, &mut push)?;
-    drop(push);
     let children = stack.pop().expect("the document is at the bottom");
     let document = Array::new(ctx.clone()).map_err(engine)?;
     document.set(0, 9).map_err(engine)?;

@@ -82,6 +82,10 @@ struct Host {
     /// The names of `_event`'s fields as atoms of the machine's runtime ([`EVENT_FIELDS`]),
     /// made once; freed by [`Js`]'s `drop`.
     atoms: Cell<[qjs::JSAtom; 7]>,
+    /// Objects with the first 1, 2, ... 7 fields of `_event`, kept so that QuickJS keeps the
+    /// shapes (hidden classes) of those field lists: each new `_event` then finds them in
+    /// its shape table instead of making (and freeing) seven shapes per event.
+    shapes: RefCell<Vec<Persistent<JsValue<'static>>>>,
 }
 
 /// Builds `_event` for an erased `Context<E>`.
@@ -199,6 +203,7 @@ impl Drop for Js {
     fn drop(&mut self) {
         // The cached `_event` must go before the runtime that owns it.
         self.host.event_cache.borrow_mut().take();
+        self.host.shapes.borrow_mut().clear();
         let atoms = self.host.atoms.get();
         self.context.with(|c| {
             for atom in atoms {
@@ -228,6 +233,7 @@ impl Js {
             build_event: Cell::new(no_event),
             event_cache: RefCell::new(None),
             atoms: Cell::new([0; 7]),
+            shapes: RefCell::new(Vec::new()),
         });
         let define = context.with(|c| {
             let raw = c.as_raw().as_ptr();
@@ -235,6 +241,17 @@ impl Js {
             host.atoms.set(EVENT_FIELDS.map(|name| unsafe {
                 qjs::JS_NewAtomLen(raw, name.as_ptr().cast(), name.len() as _)
             }));
+            let atoms = host.atoms.get();
+            let shapes = (1..=atoms.len())
+                .filter_map(|n| {
+                    let fields = atoms[..n]
+                        .iter()
+                        .map(|&a| (a, JsValue::new_undefined(c.clone())));
+                    new_object(&c, fields).ok()
+                })
+                .map(|o| Persistent::save(&c, o))
+                .collect();
+            *host.shapes.borrow_mut() = shapes;
             let globals = c.globals();
             for id in ids {
                 // A `var`: a property of the global object that `delete` cannot remove.
@@ -579,7 +596,7 @@ impl<'a> EventFields<'a> {
 }
 
 /// `_event` as an object with the seven fields of SCXML 1.0, 5.10.1 (`atoms`: their names,
-/// [`EVENT_FIELDS`]), made in one call from the values.
+/// [`EVENT_FIELDS`]).
 fn event_object<'js, E: ChartEvent>(
     c: &Ctx<'js>,
     ctx: &Context<E>,
@@ -613,22 +630,37 @@ fn event_object<'js, E: ChartEvent>(
         ])
     })()
     .map_err(engine)?;
+    new_object(c, atoms.iter().copied().zip(values)).map_err(engine)
+}
+
+/// A new plain object with the members `fields` (name atom, value), defined in order as
+/// writable, enumerable and configurable own properties (as an object literal makes them).
+fn new_object<'js>(
+    c: &Ctx<'js>,
+    fields: impl Iterator<Item = (qjs::JSAtom, JsValue<'js>)>,
+) -> rquickjs::Result<JsValue<'js>> {
     let p = c.as_raw().as_ptr();
-    // SAFETY: `JS_NewObjectFrom` takes over one reference of each value (a new one, so that
-    // `values` drops its own) and returns a new reference (or the exception marker), which
-    // `from_raw` takes over.
-    let raw = values
-        .each_ref()
-        .map(|v| unsafe { qjs::JS_DupValue(p, v.as_raw()) });
-    drop(values);
-    let object = unsafe {
-        JsValue::from_raw(
-            c.clone(),
-            qjs::JS_NewObjectFrom(p, 7, atoms.as_ptr(), raw.as_ptr()),
-        )
-    };
+    // SAFETY: `JS_NewObject` returns a new reference (or the exception marker), which
+    // `from_raw` takes over; `JS_DefinePropertyValue` takes over one reference of each value
+    // (a new one: the iterator's drops its own). Defining own members skips the prototype
+    // chain's lookup for setters that storing them would do.
+    let object = unsafe { JsValue::from_raw(c.clone(), qjs::JS_NewObject(p)) };
     if object.is_exception() {
-        return Err(engine(rquickjs::Error::Exception));
+        return Err(rquickjs::Error::Exception);
+    }
+    for (atom, v) in fields {
+        let done = unsafe {
+            qjs::JS_DefinePropertyValue(
+                p,
+                object.as_raw(),
+                atom,
+                qjs::JS_DupValue(p, v.as_raw()),
+                qjs::JS_PROP_C_W_E as i32,
+            )
+        };
+        if done < 0 {
+            return Err(rquickjs::Error::Exception);
+        }
     }
     Ok(object)
 }
