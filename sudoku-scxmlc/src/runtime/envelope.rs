@@ -496,4 +496,55 @@ mod tests {
         assert!(e.typed().is_none());
         assert_eq!(e.to_event("s").data, Value::from(3));
     }
+
+    /// A chart event whose payload is JSON, as generated code makes it.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Grid(Value);
+
+    impl ChartEvent for Grid {
+        fn name(&self) -> &'static str {
+            "grid"
+        }
+        fn from_json(_: &str, data: Value) -> Conversion<Self> {
+            Conversion::Typed(Grid(data))
+        }
+        fn to_json(&self) -> Result<Value, serde_json::Error> {
+            Ok(self.0.clone())
+        }
+        fn is_plain(&self) -> bool {
+            self.0.is_null()
+        }
+        fn json_payload(&self) -> Option<&Value> {
+            Some(&self.0)
+        }
+        fn json_payload_mut(&mut self) -> Option<&mut Value> {
+            Some(&mut self.0)
+        }
+    }
+
+    #[test]
+    fn json_payloads_are_lent_and_given_back() {
+        let data = serde_json::json!([[1, 2], [3, 4]]);
+        let mut typed = Envelope::Typed(
+            Grid(data.clone()),
+            Meta {
+                sendid: SendId::Generated(7),
+                ..Meta::of(EventKind::External)
+            },
+        );
+        assert_eq!(typed.json_data(), Some(&data));
+        let lent = typed.lend_event("s");
+        assert_eq!((lent.name.as_str(), &lent.data), ("grid", &data));
+        assert_eq!(lent.sendid.as_deref(), Some("send-7"));
+        // Moved out, not copied, while lent.
+        assert_eq!(typed.json_data(), Some(&Value::Null));
+        typed.restore_lent(lent);
+        assert_eq!(typed.typed(), Some(&Grid(data.clone())));
+
+        let mut plain = Envelope::<Grid>::Dynamic(Box::new(Event::new("other", data.clone())));
+        let lent = plain.lend_event("s");
+        assert_eq!(lent.data, data);
+        plain.restore_lent(lent);
+        assert_eq!(plain.to_event("s").data, data);
+    }
 }
