@@ -98,6 +98,8 @@ pub enum Pending {
     Stop,
     /// Show the answer, which ends the game as not solved by the player.
     Reveal,
+    /// Leave edit mode, losing the puzzle being typed.
+    LeaveEdit,
 }
 
 impl Pending {
@@ -117,6 +119,12 @@ impl Pending {
                         solved by you."
                     .into()
             }
+            Pending::LeaveEdit if lost.is_empty() => {
+                return "Leave edit mode? The puzzle you are typing is lost.".into()
+            }
+            Pending::LeaveEdit => {
+                return format!("Leave edit mode? The puzzle you are typing is lost: {lost}.")
+            }
             Pending::Start => "start this puzzle over".to_owned(),
             Pending::Load(request) if request.name.is_empty() => "play another puzzle".into(),
             Pending::Load(request) => format!("play “{}”", request.name),
@@ -135,6 +143,7 @@ impl Pending {
             Pending::None => "",
             Pending::Stop => "Stop this game?",
             Pending::Reveal => "Show the answer?",
+            Pending::LeaveEdit => "Leave edit mode?",
             _ => "Discard this game?",
         }
     }
@@ -144,6 +153,7 @@ impl Pending {
         match self {
             Pending::Stop => "Stop",
             Pending::Reveal => "Show answer",
+            Pending::LeaveEdit => "Leave",
             _ => "Discard",
         }
     }
@@ -156,6 +166,11 @@ impl Pending {
     /// Whether the pending action is [`Pending::Reveal`].
     pub fn is_reveal(&self) -> bool {
         matches!(self, Pending::Reveal)
+    }
+
+    /// Whether the pending action is [`Pending::LeaveEdit`].
+    pub fn is_leave_edit(&self) -> bool {
+        matches!(self, Pending::LeaveEdit)
     }
 
     /// Whether the pending action is [`Pending::Start`].

@@ -258,8 +258,11 @@ pub fn view(
     let running = phase == Phase::Running;
     let hidden = phase.hides_board();
     let solution = puzzle.solution.grid();
+    // Asking whether to leave edit mode: the board still shows the puzzle being typed.
+    let leaving_edit = phase == Phase::Confirming && pending.is_leave_edit();
     let cells = match phase {
         Phase::Editing | Phase::Reviewed => draft_cells(draft, phase == Phase::Editing),
+        _ if leaving_edit => draft_cells(draft, false),
         Phase::Searching => search_cells(search),
         _ if hidden => vec![CellView::default(); 81],
         _ => game_cells(
@@ -275,7 +278,7 @@ pub fn view(
     let playing = matches!(phase, Phase::Running | Phase::Paused | Phase::Hidden);
     let editing = matches!(phase, Phase::Editing | Phase::Reviewed);
     // The panel is about the puzzle being typed, in edit mode and while it is searched.
-    let about_draft = editing || (phase == Phase::Searching && search.of_draft);
+    let about_draft = editing || leaving_edit || (phase == Phase::Searching && search.of_draft);
     let hints_left = settings.hint_limit.saturating_sub(play.hints_used);
     let clock = clock_text(play.seconds());
     let reviewed = phase == Phase::Reviewed;
@@ -359,7 +362,9 @@ pub fn view(
         pencil,
         status,
         message,
-        question: if phase == Phase::Confirming {
+        question: if leaving_edit {
+            pending.question(&draft.what_is_lost())
+        } else if phase == Phase::Confirming {
             pending.question(&play.what_is_lost(givens))
         } else {
             String::new()
