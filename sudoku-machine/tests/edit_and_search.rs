@@ -144,6 +144,8 @@ fn leaving_edit_mode_asks_before_the_typed_puzzle_is_lost() {
         "Leave edit mode? The puzzle you are typing is lost: the 2 givens typed."
     );
     assert_eq!(v.confirm_label, "Leave");
+    assert_eq!(v.cancel_label, "Keep typing");
+    assert!(v.edit_panel, "edit mode's controls stay in the panel");
     assert_eq!(digits(&v), digits(&typed), "the draft stays on the board");
     assert!(!v.game_info, "the panel is still about the draft");
 

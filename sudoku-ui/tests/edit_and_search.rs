@@ -99,7 +99,8 @@ fn a_typed_puzzle_gets_each_verdict_in_the_window_then_is_solved_and_played() {
     // Escape leaves edit mode, asking first (9 givens were typed): Escape again keeps
     // typing, Leave goes back to the game as it was.
     h.key(Key::Escape);
-    assert!(h.exists("Leave"), "the question");
+    assert!(h.exists("Leave") && h.exists("Keep typing"), "the question");
+    assert!(h.exists("Check"), "edit mode's controls stay in the panel");
     h.key(Key::Escape);
     assert!(!h.exists("Leave"));
     assert_eq!(h.status(), "No solution", "back where it was");

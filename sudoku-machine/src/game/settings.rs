@@ -158,6 +158,14 @@ impl Pending {
         }
     }
 
+    /// What the button that goes back says.
+    pub fn cancel_label(&self) -> &'static str {
+        match self {
+            Pending::LeaveEdit => "Keep typing",
+            _ => "Keep my game",
+        }
+    }
+
     /// Whether the pending action is [`Pending::Stop`].
     pub fn is_stop(&self) -> bool {
         matches!(self, Pending::Stop)

@@ -182,6 +182,11 @@ pub struct View {
     pub question_title: String,
     /// The go-ahead button's label.
     pub confirm_label: String,
+    /// The label of the button that goes back.
+    pub cancel_label: String,
+    /// Whether the panel shows edit mode's controls (typing a puzzle, or asking whether to
+    /// leave edit mode) rather than the game's or the search's.
+    pub edit_panel: bool,
     /// Time played, `m:ss` (or `h:mm:ss`).
     pub clock: String,
     /// Hints left in this attempt.
@@ -371,6 +376,8 @@ pub fn view(
         },
         question_title: pending.title().into(),
         confirm_label: pending.confirm_label().into(),
+        cancel_label: pending.cancel_label().into(),
+        edit_panel: editing || leaving_edit,
         clock,
         hints_left,
         game_info: !about_draft,
