@@ -86,6 +86,14 @@ struct Host {
     /// shapes (hidden classes) of those field lists: each new `_event` then finds them in
     /// its shape table instead of making (and freeing) seven shapes per event.
     shapes: RefCell<Vec<Persistent<JsValue<'static>>>>,
+    /// The getter of `_event`, to put back when the event changes; taken by [`Js`]'s `drop`
+    /// (it holds this `Host`).
+    getter: RefCell<Option<Persistent<Function<'static>>>>,
+    /// The atom `_event`, freed by [`Js`]'s `drop`.
+    event_atom: Cell<qjs::JSAtom>,
+    /// The [`Context::event_serial`] for which `_event` is, for now, a plain read-only value
+    /// (the object the getter built): later reads in that event skip the getter.
+    plain_for: Cell<Option<u64>>,
 }
 
 /// Builds `_event` for an erased `Context<E>`.
@@ -149,7 +157,80 @@ impl Host {
         let value = (self.build_event.get())(context, c, &self.atoms.get())
             .map_err(|e| rquickjs::Exception::throw_internal(c, &e.to_string()))?;
         *self.event_cache.borrow_mut() = Some((serial, Persistent::save(c, value.clone())));
+        self.make_plain(c, &value, serial);
         Ok(value)
+    }
+
+    /// Makes `_event` the read-only value `value` until the event changes (when
+    /// [`Js::enter`] puts the getter back), so that further reads in event `serial` cost a
+    /// property read, not a call into Rust.
+    fn make_plain(&self, c: &Ctx<'_>, value: &JsValue<'_>, serial: u64) {
+        let p = c.as_raw().as_ptr();
+        // SAFETY: the global object is a new reference, freed here; `JS_DefinePropertyValue`
+        // takes over the new reference of `value` it is given.
+        let done = unsafe {
+            let global = qjs::JS_GetGlobalObject(p);
+            let done = qjs::JS_DefinePropertyValue(
+                p,
+                global,
+                self.event_atom.get(),
+                qjs::JS_DupValue(p, value.as_raw()),
+                (qjs::JS_PROP_CONFIGURABLE | qjs::JS_PROP_ENUMERABLE) as i32,
+            );
+            qjs::JS_FreeValue(p, global);
+            done
+        };
+        if done >= 0 {
+            self.plain_for.set(Some(serial));
+        } else {
+            // Left as the accessor: only slower. The exception is no chart error.
+            drop(c.catch());
+        }
+    }
+
+    /// Puts the getter of `_event` back if `_event` is the value of another event than
+    /// `serial`.
+    fn refresh(&self, c: &Ctx<'_>, serial: u64) -> Result<(), ExecError> {
+        match self.plain_for.get() {
+            Some(s) if s != serial => {}
+            _ => return Ok(()),
+        }
+        let getter = self.getter.borrow();
+        let Some(getter) = getter.as_ref() else {
+            return Ok(());
+        };
+        let getter = getter.clone().restore(c).map_err(engine)?;
+        let p = c.as_raw().as_ptr();
+        let flags = qjs::JS_PROP_HAS_GET
+            | qjs::JS_PROP_HAS_SET
+            | qjs::JS_PROP_HAS_CONFIGURABLE
+            | qjs::JS_PROP_CONFIGURABLE
+            | qjs::JS_PROP_HAS_ENUMERABLE
+            | qjs::JS_PROP_ENUMERABLE;
+        // SAFETY: the global object is a new reference, freed here; `JS_DefineProperty`
+        // takes none of its arguments over.
+        let done = unsafe {
+            let global = qjs::JS_GetGlobalObject(p);
+            let done = qjs::JS_DefineProperty(
+                p,
+                global,
+                self.event_atom.get(),
+                qjs::JS_UNDEFINED,
+                getter.as_raw(),
+                qjs::JS_UNDEFINED,
+                flags as i32,
+            );
+            qjs::JS_FreeValue(p, global);
+            done
+        };
+        if done < 0 {
+            return Err(thrown(CaughtError::from_error(
+                c,
+                rquickjs::Error::Exception,
+            )));
+        }
+        self.plain_for.set(None);
+        Ok(())
     }
 }
 
@@ -204,9 +285,10 @@ impl Drop for Js {
         // The cached `_event` must go before the runtime that owns it.
         self.host.event_cache.borrow_mut().take();
         self.host.shapes.borrow_mut().clear();
+        self.host.getter.borrow_mut().take();
         let atoms = self.host.atoms.get();
         self.context.with(|c| {
-            for atom in atoms {
+            for atom in atoms.into_iter().chain([self.host.event_atom.get()]) {
                 // SAFETY: each atom was made by `JS_NewAtomLen` in `new`, freed once here.
                 unsafe { qjs::JS_FreeAtom(c.as_raw().as_ptr(), atom) };
             }
@@ -234,6 +316,9 @@ impl Js {
             event_cache: RefCell::new(None),
             atoms: Cell::new([0; 7]),
             shapes: RefCell::new(Vec::new()),
+            getter: RefCell::new(None),
+            event_atom: Cell::new(0),
+            plain_for: Cell::new(None),
         });
         let define = context.with(|c| {
             let raw = c.as_raw().as_ptr();
@@ -269,6 +354,10 @@ impl Js {
             // whose getter builds the object only when chart code reads it.
             let h = Rc::clone(&host);
             let getter = Function::new(c.clone(), event_getter(h)).expect("QuickJS function");
+            *host.getter.borrow_mut() = Some(Persistent::save(&c, getter.clone()));
+            // SAFETY: as for the field atoms.
+            host.event_atom
+                .set(unsafe { qjs::JS_NewAtomLen(raw, c"_event".as_ptr(), 6) });
             let define_getter: Function =
                 c.eval(DEFINE_GETTER).expect("QuickJS compiles its helper");
             define_getter
@@ -299,6 +388,7 @@ impl Js {
         self.host.build_event.set(build_event::<E>);
         let result = self.context.with(|c| {
             self.mirror(&c, ctx)?;
+            self.host.refresh(&c, ctx.event_serial())?;
             f(&c)
         });
         self.host.context.set(previous);
