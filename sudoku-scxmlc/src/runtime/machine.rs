@@ -9,9 +9,10 @@
 //! its work, and the outermost call processes the queue. Observers hear about what happened
 //! after the macrostep in which it happened, in the order it happened.
 
-use super::envelope::{self, ChartEvent, Envelope, Submission};
+use super::envelope::{self, ChartEvent, Envelope, Meta, Submission};
 use super::fast_path::QUIET_SLOW;
 use super::interpreter::{Interpreter, Notification};
+use super::lane::{Lane, LaneEnd};
 use super::observers::{
     Connection, ErrorSlot, EventSlot, LogSlot, Observers, StateSlot, TypedSlot, Watch,
 };
@@ -90,8 +91,22 @@ struct Shared<C: Chart> {
     /// The name index of the last event a quiet macrostep processed, when the interpreter
     /// has not caught up with it yet ([`Interpreter::catch_up_quiet`]); [`CAUGHT_UP`].
     quiet_event: Cell<u32>,
+    /// The chart's typed lane ([`Chart::lane`], `runtime/lane.rs`): [`LANE_OPEN`] while
+    /// nothing is queued, processing or advancing, the machine runs with precomputed steps
+    /// on, no observer connected by descriptor string is there, and the interpreter records
+    /// what the observers connected now need; [`LANE_RUNNING`] while a lane step and its
+    /// delivery run. Anything that queues work, changes the observers or runs the queue
+    /// closes it ([`LANE_CLOSED`]); the queue's loop opens it again when it ends.
+    lane: Cell<u8>,
     _chart: PhantomData<C>,
 }
+
+/// [`Shared::lane`]: closed.
+const LANE_CLOSED: u8 = 0;
+/// [`Shared::lane`]: open.
+const LANE_OPEN: u8 = 1;
+/// [`Shared::lane`]: a lane step or its delivery runs.
+const LANE_RUNNING: u8 = 2;
 
 /// The interpreter of a machine of chart `C`.
 type Interp<C> = Interpreter<<C as Chart>::Data, <C as Chart>::Event>;
@@ -200,6 +215,7 @@ impl<C: Chart> Machine<C> {
                 quiet_cells: Cell::new(&[]),
                 quiet_row: Cell::new(0),
                 quiet_event: Cell::new(CAUGHT_UP),
+                lane: Cell::new(LANE_CLOSED),
                 _chart: PhantomData,
             }),
         }
@@ -230,6 +246,7 @@ impl<C: Chart> Machine<C> {
         let machine = Machine::new();
         machine.inner.core.borrow_mut().restore(snapshot)?;
         machine.inner.quiet.set(machine.is_quiet());
+        machine.inner.lane.set(machine.lane_state());
         Ok(machine)
     }
 
@@ -520,14 +537,169 @@ impl<C: Chart> Machine<C> {
     /// event of one of the chart's names is typed first; one whose data does not fit the
     /// payload type the chart gives its name is dropped and reported to error observers as
     /// [`RuntimeError::EventData`]).
-    #[inline]
+    #[inline(always)]
     pub fn submit(&self, event: impl Submission<C::Event>) {
         match event.into_envelope() {
             Ok(Envelope::Typed(e, _))
                 if self.inner.quiet.get() && e.is_plain() && self.quiet_move(e.name()) => {}
+            Ok(Envelope::Typed(e, meta)) if C::LANE && self.inner.lane.get() == LANE_OPEN => {
+                if let Err((e, meta)) = self.lane_step(e, meta) {
+                    self.submit_envelope(Envelope::Typed(e, meta));
+                }
+            }
             Ok(event) => self.submit_envelope(event),
             Err(refused) => self.refuse(&refused.name, refused.reason),
         }
+    }
+
+    /// The chart's typed lane for `event` ([`Chart::lane`]), when it is open: the macrostep
+    /// written out by the generator, then the typed and state observers told at once; what
+    /// they asked for (or the macrostep queued) is processed afterwards. `Err` gives the
+    /// event back untouched when the lane does not cover it.
+    #[inline(always)]
+    #[allow(
+        clippy::result_large_err,
+        reason = "the event is given back untouched, by move: nothing is allocated"
+    )]
+    fn lane_step(&self, event: C::Event, meta: Meta) -> Result<(), (C::Event, Meta)> {
+        let shared = &*self.inner;
+        self.catch_up();
+        let Ok(mut core) = shared.core.try_borrow_mut() else {
+            return Err((event, meta));
+        };
+        shared.lane.set(LANE_RUNNING);
+        let mut moved = None;
+        match C::lane(&mut Lane::new(&mut core), &event) {
+            LaneEnd::Declined => {
+                shared.lane.set(LANE_OPEN);
+                return Err((event, meta));
+            }
+            LaneEnd::Ended => {}
+            end @ (LaneEnd::Moved | LaneEnd::Transited(..)) => {
+                if let LaneEnd::Transited(exit, enter) = end {
+                    moved = Some((exit, enter));
+                }
+                if shared.quiet.get() {
+                    // Quiet but for this event's macrostep: keep the row in step.
+                    match core.quiet_row_now() {
+                        Some(row) => shared.quiet_row.set(row),
+                        None => shared.quiet.set(false),
+                    }
+                }
+            }
+            LaneEnd::Continue(microsteps) => {
+                shared.lane.set(LANE_CLOSED);
+                shared.quiet.set(false);
+                core.lane_continue(Envelope::Typed(event, meta), microsteps);
+                drop(core);
+                self.drain();
+                return Ok(());
+            }
+        }
+        let follow_up = !core.ctx.external.is_empty();
+        let watch = shared.watch.get();
+        let moved = moved.filter(|_| watch.states);
+        if watch.events || moved.is_some() || !core.outbox.is_empty() {
+            let batch = std::mem::take(&mut core.outbox);
+            drop(core);
+            self.lane_deliver(&event, batch, moved);
+        } else {
+            drop(core);
+        }
+        if follow_up || shared.lane.get() != LANE_RUNNING {
+            if follow_up {
+                shared.quiet.set(false);
+            }
+            self.drain();
+        } else {
+            shared.lane.set(LANE_OPEN);
+        }
+        Ok(())
+    }
+
+    /// Tells the observers about a lane step: the typed observers hear `event`, then the
+    /// state, error and log observers what the macrostep recorded (`batch`), in the order of
+    /// any other path ([`deliver`](Self::deliver)).
+    fn lane_deliver(
+        &self,
+        event: &C::Event,
+        mut batch: Vec<Notification>,
+        moved: Option<(&'static [StateIndex], &'static [StateIndex])>,
+    ) {
+        let shared = &*self.inner;
+        shared.processing.set(true);
+        let _guard = ProcessingGuard(&shared.processing);
+        let obs = Rc::clone(&shared.observers.borrow());
+        for slot in obs.typed.iter() {
+            slot.call(|f| f(event));
+        }
+        if let Some((exit, enter)) = moved {
+            for (states, entered) in [(exit, false), (enter, true)] {
+                for &s in states {
+                    for (index, slot) in obs.states.iter() {
+                        if *index == s {
+                            slot.call(|f| f(entered));
+                        }
+                    }
+                }
+            }
+        }
+        if !batch.is_empty() {
+            for n in batch.drain(..) {
+                Self::tell(&obs, n, None);
+            }
+        }
+        // The buffer goes back unless the observers' calls recorded something meanwhile
+        // (which the queue's loop then delivers).
+        if batch.capacity() > 0 {
+            if let Ok(mut core) = shared.core.try_borrow_mut() {
+                if core.outbox.is_empty() {
+                    core.outbox = batch;
+                }
+            }
+        }
+        // Observers disconnected by now need nothing recorded any more.
+        let observers = shared.observers.borrow();
+        if observers.take_stale() {
+            shared.watch.set(observers.watch());
+            shared.lane.set(LANE_CLOSED);
+        }
+    }
+
+    /// Whether the lane may open now (see [`Shared::lane`]); when it may, the interpreter
+    /// is told what to record for the observers connected now.
+    fn lane_state(&self) -> u8 {
+        let shared = &*self.inner;
+        if !C::LANE
+            || !shared.precomputed.get()
+            || shared.processing.get()
+            || shared.advance_target.get().is_some()
+            || shared.stop_requested.get()
+            || shared.restart_requested.get()
+            || !shared.inbox.borrow().is_empty()
+        {
+            return LANE_CLOSED;
+        }
+        {
+            let obs = shared.observers.borrow();
+            if obs.events.iter().any(|(_, s)| s.is_live()) {
+                return LANE_CLOSED;
+            }
+        }
+        self.catch_up();
+        let Ok(mut core) = shared.core.try_borrow_mut() else {
+            return LANE_CLOSED;
+        };
+        if !(core.started && core.running)
+            || !core.ctx.external.is_empty()
+            || !core.ctx.internal.is_empty()
+            || !core.ctx.children.is_empty()
+            || !core.outbox.is_empty()
+        {
+            return LANE_CLOSED;
+        }
+        Self::record_for(shared.watch.get(), &mut core);
+        LANE_OPEN
     }
 
     /// Reports an event whose data does not fit its name's payload type, and drops it.
@@ -557,6 +729,16 @@ impl<C: Chart> Machine<C> {
     /// the interpreter.
     fn submit_envelope(&self, event: Envelope<C::Event>) {
         let shared = &*self.inner;
+        let event = match event {
+            Envelope::Typed(e, meta) if C::LANE && shared.lane.get() == LANE_OPEN => {
+                match self.lane_step(e, meta) {
+                    Ok(()) => return,
+                    Err((e, meta)) => Envelope::Typed(e, meta),
+                }
+            }
+            event => event,
+        };
+        shared.lane.set(LANE_CLOSED);
         let event = if shared.precomputed.get()
             && !shared.processing.get()
             && shared.advance_target.get().is_none()
@@ -623,6 +805,8 @@ impl<C: Chart> Machine<C> {
         }
         if follow_up || (notify && self.has_follow_up()) {
             self.drain();
+        } else if C::LANE {
+            shared.lane.set(self.lane_state());
         }
         Ok(())
     }
@@ -639,6 +823,7 @@ impl<C: Chart> Machine<C> {
     /// The effect on the machine is the same either way.
     pub fn set_precomputed_steps(&self, on: bool) {
         self.inner.precomputed.set(on);
+        self.inner.lane.set(LANE_CLOSED);
         if !on {
             self.catch_up();
             self.inner.quiet.set(false);
@@ -732,6 +917,7 @@ impl<C: Chart> Machine<C> {
         self.inner.quiet.set(false);
         let mut guard = self.inner.observers.borrow_mut();
         let obs = Rc::make_mut(&mut guard);
+        self.inner.lane.set(LANE_CLOSED);
         let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(bool)>);
         let slot: StateSlot = slot;
         obs.states.push((C::index(state), slot));
@@ -755,6 +941,7 @@ impl<C: Chart> Machine<C> {
         self.inner.quiet.set(false);
         let mut guard = self.inner.observers.borrow_mut();
         let obs = Rc::make_mut(&mut guard);
+        self.inner.lane.set(LANE_CLOSED);
         let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&Event)>);
         let slot: EventSlot = slot;
         obs.events.push((descriptors, slot));
@@ -782,6 +969,7 @@ impl<C: Chart> Machine<C> {
         self.inner.quiet.set(false);
         let mut guard = self.inner.observers.borrow_mut();
         let obs = Rc::make_mut(&mut guard);
+        self.inner.lane.set(LANE_CLOSED);
         let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&C::Event)>);
         let slot: TypedSlot<C::Event> = slot;
         obs.typed.push(slot);
@@ -796,6 +984,7 @@ impl<C: Chart> Machine<C> {
         self.inner.quiet.set(false);
         let mut guard = self.inner.observers.borrow_mut();
         let obs = Rc::make_mut(&mut guard);
+        self.inner.lane.set(LANE_CLOSED);
         let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&str, &Value)>);
         let slot: LogSlot = slot;
         obs.logs.push(slot);
@@ -881,6 +1070,7 @@ impl<C: Chart> Machine<C> {
     /// macrostep. Returns at once when an outer call is already doing so.
     fn drain(&self) {
         let shared = &*self.inner;
+        shared.lane.set(LANE_CLOSED);
         if shared.processing.get() {
             return;
         }
@@ -929,6 +1119,8 @@ impl<C: Chart> Machine<C> {
             }
         }
         shared.quiet.set(self.is_quiet());
+        drop(_guard);
+        shared.lane.set(self.lane_state());
     }
 
     /// Tells error observers (and `tracing`) that a call stopped after `steps` units of work
@@ -998,6 +1190,56 @@ impl<C: Chart> Machine<C> {
         progressed
     }
 
+    /// Tells the observers of `n`; `lent` is the external event of the macrostep, with its
+    /// plain form when an observer by descriptor hears it.
+    #[inline]
+    fn tell(
+        obs: &Observers<C::Event>,
+        n: Notification,
+        lent: Option<(&Envelope<C::Event>, Option<&Event>)>,
+    ) {
+        match n {
+            Notification::Entered(s) | Notification::Exited(s) => {
+                let entered = matches!(n, Notification::Entered(_));
+                for (index, slot) in obs.states.iter() {
+                    if *index == s {
+                        slot.call(|f| f(entered));
+                    }
+                }
+            }
+            Notification::Event => {
+                let Some((event, plain)) = lent else {
+                    return;
+                };
+                if let Some(plain) = plain {
+                    for (descriptors, slot) in obs.events.iter() {
+                        if descriptors
+                            .iter()
+                            .any(|d| descriptor_matches(d, &plain.name))
+                        {
+                            slot.call(|f| f(plain));
+                        }
+                    }
+                }
+                if let Some(typed) = event.typed() {
+                    for slot in obs.typed.iter() {
+                        slot.call(|f| f(typed));
+                    }
+                }
+            }
+            Notification::Error(error) => {
+                for slot in obs.errors.iter() {
+                    slot.call(|f| f(&error));
+                }
+            }
+            Notification::Log(record) => {
+                for slot in obs.logs.iter() {
+                    slot.call(|f| f(&record.0, &record.1));
+                }
+            }
+        }
+    }
+
     /// Hands the notifications of the last step to the observers; returns whether there were
     /// any.
     fn deliver(&self) -> bool {
@@ -1027,46 +1269,10 @@ impl<C: Chart> Machine<C> {
             return false;
         }
         for n in batch.drain(..) {
-            match n {
-                Notification::Entered(s) | Notification::Exited(s) => {
-                    let entered = matches!(n, Notification::Entered(_));
-                    for (index, slot) in obs.states.iter() {
-                        if *index == s {
-                            slot.call(|f| f(entered));
-                        }
-                    }
-                }
-                Notification::Event => {
-                    let Some((event, _, plain)) = &lent else {
-                        continue;
-                    };
-                    if let Some(plain) = plain {
-                        for (descriptors, slot) in obs.events.iter() {
-                            if descriptors
-                                .iter()
-                                .any(|d| descriptor_matches(d, &plain.name))
-                            {
-                                slot.call(|f| f(plain));
-                            }
-                        }
-                    }
-                    if let Some(typed) = event.typed() {
-                        for slot in obs.typed.iter() {
-                            slot.call(|f| f(typed));
-                        }
-                    }
-                }
-                Notification::Error(error) => {
-                    for slot in obs.errors.iter() {
-                        slot.call(|f| f(&error));
-                    }
-                }
-                Notification::Log(record) => {
-                    for slot in obs.logs.iter() {
-                        slot.call(|f| f(&record.0, &record.1));
-                    }
-                }
-            }
+            let lent = lent
+                .as_ref()
+                .map(|(event, _, plain)| (event, plain.as_ref()));
+            Self::tell(&obs, n, lent);
         }
         if let Some((event, was_current, _)) = lent {
             match self.core_mut() {
