@@ -25,6 +25,8 @@ pub(super) struct ReadsEvent {
     pub(super) conds: Vec<bool>,
     /// Per block (`block_N`).
     pub(super) blocks: Vec<bool>,
+    /// Per block: whether it may run a `<log>` (calls the context's `log`).
+    pub(super) logs: Vec<bool>,
     /// Some `<donedata>` or `<data>` initialiser does.
     pub(super) elsewhere: bool,
 }
@@ -48,15 +50,25 @@ impl ReadsEvent {
 /// the context's accessors of the current event (`event`, `current`, `typed_event`,
 /// `event_serial`). Chart code reaches `_event` only through those.
 pub(super) fn reads_event(tokens: &TokenStream) -> bool {
+    mentions(
+        tokens,
+        &["_event", "event", "current", "typed_event", "event_serial"],
+    )
+}
+
+/// Whether generated code may run a `<log>`: it calls the context's `log`.
+pub(super) fn logs(tokens: &TokenStream) -> bool {
+    mentions(tokens, &["log"])
+}
+
+/// Whether `tokens` hold one of the identifiers `names`.
+fn mentions(tokens: &TokenStream, names: &[&str]) -> bool {
     tokens.clone().into_iter().any(|t| match t {
         TokenTree::Ident(i) => {
             let i = i.to_string();
-            matches!(
-                i.as_str(),
-                "_event" | "event" | "current" | "typed_event" | "event_serial"
-            )
+            names.contains(&i.as_str())
         }
-        TokenTree::Group(g) => reads_event(&g.stream()),
+        TokenTree::Group(g) => mentions(&g.stream(), names),
         _ => false,
     })
 }
@@ -108,7 +120,9 @@ impl Emitter<'_> {
             (true, Some(b), _) => {
                 let block = format_ident!("block_{b}");
                 let line = num(plan.blocks[b].line);
-                quote!(__l.content(#t, #block, #line); return __l.end(1);)
+                // Log observers hear a block's `<log>`s; a block without any needs no look.
+                let logs = self.reads_event.logs.get(b).copied().unwrap_or(true);
+                quote!(__l.content(#t, #block, #line, #logs); return __l.end(1);)
             }
             (true, None, _) => quote!(__l.targetless(#t); return __l.end(1);),
             (false, _, Some(tr)) => {

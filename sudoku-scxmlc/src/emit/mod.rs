@@ -311,6 +311,7 @@ impl Emitter<'_> {
         // A chart whose analysis found no cell gets a `quiet_step` that is `None`
         // throughout: the machine's quiet attempt then compiles away.
         let steps = quiet::quiet_steps(self.plan);
+        let lane_at_call_site = steps.as_ref().is_none_or(|s| s.is_empty());
         let quiet_step = steps.map(|steps| {
             let empty = steps.is_empty();
             let arms: Vec<TokenStream> = steps
@@ -361,6 +362,7 @@ impl Emitter<'_> {
         let lane = self.has_lane().then(|| {
             quote! {
                 const LANE: bool = true;
+                const LANE_AT_CALL_SITE: bool = #lane_at_call_site;
                 #[inline(always)]
                 fn lane(
                     lane: &mut #rt::__private::Lane<'_, #data, Event>,
@@ -759,6 +761,7 @@ impl Emitter<'_> {
         for (k, b) in plan.blocks.iter().enumerate() {
             let f = self.block_fn(k, b);
             self.reads_event.blocks.push(lane::reads_event(&f));
+            self.reads_event.logs.push(lane::logs(&f));
             printer.items(f, indent + 1, &mut self.p)?;
         }
         for (k, (st, dd)) in plan.done_data.iter().enumerate() {

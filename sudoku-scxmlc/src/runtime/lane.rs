@@ -83,19 +83,23 @@ impl<'a, D: 'static, E: ChartEvent> Lane<'a, D, E> {
     }
 
     /// Runs the content of the targetless transition `t` (the generated `block_N`, called
-    /// directly): a microstep that exits and enters nothing.
+    /// directly): a microstep that exits and enters nothing. `logs`: the block may run a
+    /// `<log>`, whose records log observers hear.
     #[inline(always)]
     pub fn content(
         &mut self,
         t: TransitionIndex,
         f: impl FnOnce(&mut D, &mut Context<E>) -> Result<(), ExecError>,
         line: u32,
+        logs: bool,
     ) {
         if let Err(e) = f(&mut self.interp.data, &mut self.interp.ctx) {
             self.interp
                 .report_execution_error("executable content", line, e);
         }
-        self.interp.flush_logs();
+        if logs {
+            self.interp.flush_logs();
+        }
         self.noted(t);
     }
 

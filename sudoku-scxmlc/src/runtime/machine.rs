@@ -9,7 +9,7 @@
 //! its work, and the outermost call processes the queue. Observers hear about what happened
 //! after the macrostep in which it happened, in the order it happened.
 
-use super::envelope::{self, ChartEvent, Envelope, Meta, Submission};
+use super::envelope::{self, ChartEvent, Envelope, Meta, Origin, SendId, Submission};
 use super::fast_path::QUIET_SLOW;
 use super::interpreter::{Interpreter, Notification};
 use super::lane::{Lane, LaneEnd};
@@ -18,7 +18,8 @@ use super::observers::{
 };
 use super::snapshot::{Snapshot, SnapshotError};
 use super::{
-    descriptor_matches, normalize_descriptor, Chart, Event, InitError, RuntimeError, StateIndex,
+    descriptor_matches, normalize_descriptor, Chart, Event, EventKind, InitError, RuntimeError,
+    StateIndex,
 };
 use serde_json::Value;
 use std::cell::{BorrowError, BorrowMutError, Cell, Ref, RefCell, RefMut};
@@ -116,6 +117,21 @@ pub const DEFAULT_MAX_STEPS_PER_CALL: usize = 1_000_000;
 
 /// `Shared::quiet_event` when the interpreter is up to date.
 const CAUGHT_UP: u32 = u32::MAX;
+
+/// Whether `meta` is that of an external event submitted by the host (no send id, origin or
+/// invoke id): the only kind the lane takes, as it does not keep the metadata.
+#[inline(always)]
+fn is_plain_external(meta: &Meta) -> bool {
+    matches!(
+        meta,
+        Meta {
+            kind: EventKind::External,
+            sendid: SendId::None,
+            origin: Origin::None,
+            invokeid: None,
+        }
+    )
+}
 
 /// Resets the `processing` flag even when an observer panics.
 struct ProcessingGuard<'a>(&'a Cell<bool>);
@@ -539,17 +555,41 @@ impl<C: Chart> Machine<C> {
     /// [`RuntimeError::EventData`]).
     #[inline(always)]
     pub fn submit(&self, event: impl Submission<C::Event>) {
+        let event = match event.into_typed() {
+            Ok(e) => return self.submit_typed(e),
+            Err(event) => event,
+        };
         match event.into_envelope() {
             Ok(Envelope::Typed(e, _))
                 if self.inner.quiet.get() && e.is_plain() && self.quiet_move(e.name()) => {}
-            Ok(Envelope::Typed(e, meta)) if C::LANE && self.inner.lane.get() == LANE_OPEN => {
-                if let Err((e, meta)) = self.lane_step(e, meta) {
-                    self.submit_envelope(Envelope::Typed(e, meta));
-                }
-            }
             Ok(event) => self.submit_envelope(event),
             Err(refused) => self.refuse(&refused.name, refused.reason),
         }
+    }
+
+    /// [`submit`](Self::submit) of the chart's typed event: the quiet move, the lane, or
+    /// the queue.
+    #[inline(always)]
+    fn submit_typed(&self, e: C::Event) {
+        let shared = &*self.inner;
+        if shared.quiet.get() && e.is_plain() && self.quiet_move(e.name()) {
+            // A plain event owns nothing: forgetting it spares its destructor.
+            std::mem::forget(e);
+            return;
+        }
+        if C::LANE && shared.lane.get() == LANE_OPEN {
+            let lane = if C::LANE_AT_CALL_SITE {
+                self.lane_step(e)
+            } else {
+                self.lane_step_out_of_line(e)
+            };
+            match lane {
+                Ok(()) => {}
+                Err(e) => self.submit_envelope(Envelope::Typed(e, Meta::of(EventKind::External))),
+            }
+            return;
+        }
+        self.submit_envelope(Envelope::Typed(e, Meta::of(EventKind::External)));
     }
 
     /// The chart's typed lane for `event` ([`Chart::lane`]), when it is open: the macrostep
@@ -561,18 +601,18 @@ impl<C: Chart> Machine<C> {
         clippy::result_large_err,
         reason = "the event is given back untouched, by move: nothing is allocated"
     )]
-    fn lane_step(&self, event: C::Event, meta: Meta) -> Result<(), (C::Event, Meta)> {
+    fn lane_step(&self, event: C::Event) -> Result<(), C::Event> {
         let shared = &*self.inner;
         self.catch_up();
         let Ok(mut core) = shared.core.try_borrow_mut() else {
-            return Err((event, meta));
+            return Err(event);
         };
         shared.lane.set(LANE_RUNNING);
         let mut moved = None;
         match C::lane(&mut Lane::new(&mut core), &event) {
             LaneEnd::Declined => {
                 shared.lane.set(LANE_OPEN);
-                return Err((event, meta));
+                return Err(event);
             }
             LaneEnd::Ended => {}
             end @ (LaneEnd::Moved | LaneEnd::Transited(..)) => {
@@ -590,7 +630,10 @@ impl<C: Chart> Machine<C> {
             LaneEnd::Continue(microsteps) => {
                 shared.lane.set(LANE_CLOSED);
                 shared.quiet.set(false);
-                core.lane_continue(Envelope::Typed(event, meta), microsteps);
+                core.lane_continue(
+                    Envelope::Typed(event, Meta::of(EventKind::External)),
+                    microsteps,
+                );
                 drop(core);
                 self.drain();
                 return Ok(());
@@ -599,8 +642,9 @@ impl<C: Chart> Machine<C> {
         let follow_up = !core.ctx.external.is_empty();
         let watch = shared.watch.get();
         let moved = moved.filter(|_| watch.states);
-        if watch.events || moved.is_some() || !core.outbox.is_empty() {
-            let batch = std::mem::take(&mut core.outbox);
+        let recorded = !core.outbox.is_empty();
+        if watch.events || moved.is_some() || recorded {
+            let batch = recorded.then(|| std::mem::take(&mut core.outbox));
             drop(core);
             self.lane_deliver(&event, batch, moved);
         } else {
@@ -617,13 +661,24 @@ impl<C: Chart> Machine<C> {
         Ok(())
     }
 
+    /// [`lane_step`](Self::lane_step), one call away.
+    #[inline(never)]
+    #[allow(
+        clippy::result_large_err,
+        reason = "the event is given back untouched, by move: nothing is allocated"
+    )]
+    fn lane_step_out_of_line(&self, event: C::Event) -> Result<(), C::Event> {
+        self.lane_step(event)
+    }
+
     /// Tells the observers about a lane step: the typed observers hear `event`, then the
     /// state, error and log observers what the macrostep recorded (`batch`), in the order of
     /// any other path ([`deliver`](Self::deliver)).
+    #[inline(always)]
     fn lane_deliver(
         &self,
         event: &C::Event,
-        mut batch: Vec<Notification>,
+        batch: Option<Vec<Notification>>,
         moved: Option<(&'static [StateIndex], &'static [StateIndex])>,
     ) {
         let shared = &*self.inner;
@@ -634,35 +689,46 @@ impl<C: Chart> Machine<C> {
             slot.call(|f| f(event));
         }
         if let Some((exit, enter)) = moved {
-            for (states, entered) in [(exit, false), (enter, true)] {
-                for &s in states {
-                    for (index, slot) in obs.states.iter() {
-                        if *index == s {
-                            slot.call(|f| f(entered));
-                        }
-                    }
-                }
+            for &s in exit {
+                Self::tell_state(&obs, s, false);
+            }
+            for &s in enter {
+                Self::tell_state(&obs, s, true);
             }
         }
-        if !batch.is_empty() {
-            for n in batch.drain(..) {
-                Self::tell(&obs, n, None);
-            }
-        }
-        // The buffer goes back unless the observers' calls recorded something meanwhile
-        // (which the queue's loop then delivers).
-        if batch.capacity() > 0 {
-            if let Ok(mut core) = shared.core.try_borrow_mut() {
-                if core.outbox.is_empty() {
-                    core.outbox = batch;
-                }
-            }
+        if let Some(batch) = batch {
+            self.tell_recorded(&obs, batch);
         }
         // Observers disconnected by now need nothing recorded any more.
         let observers = shared.observers.borrow();
         if observers.take_stale() {
             shared.watch.set(observers.watch());
             shared.lane.set(LANE_CLOSED);
+        }
+    }
+
+    /// Tells the state observers of `state` that it was entered (`true`) or exited.
+    #[inline(always)]
+    fn tell_state(obs: &Observers<C::Event>, state: StateIndex, entered: bool) {
+        for (index, slot) in obs.states.iter() {
+            if *index == state {
+                slot.call(|f| f(entered));
+            }
+        }
+    }
+
+    /// Tells the observers what a lane step recorded (`batch`: exits, entries, errors,
+    /// logs), then gives the buffer back unless their calls recorded something meanwhile
+    /// (which the queue's loop then delivers).
+    #[cold]
+    fn tell_recorded(&self, obs: &Observers<C::Event>, mut batch: Vec<Notification>) {
+        for n in batch.drain(..) {
+            Self::tell(obs, n, None);
+        }
+        if let Ok(mut core) = self.inner.core.try_borrow_mut() {
+            if core.outbox.is_empty() {
+                core.outbox = batch;
+            }
         }
     }
 
@@ -730,10 +796,12 @@ impl<C: Chart> Machine<C> {
     fn submit_envelope(&self, event: Envelope<C::Event>) {
         let shared = &*self.inner;
         let event = match event {
-            Envelope::Typed(e, meta) if C::LANE && shared.lane.get() == LANE_OPEN => {
-                match self.lane_step(e, meta) {
+            Envelope::Typed(e, meta)
+                if C::LANE && shared.lane.get() == LANE_OPEN && is_plain_external(&meta) =>
+            {
+                match self.lane_step(e) {
                     Ok(()) => return,
-                    Err((e, meta)) => Envelope::Typed(e, meta),
+                    Err(e) => Envelope::Typed(e, meta),
                 }
             }
             event => event,

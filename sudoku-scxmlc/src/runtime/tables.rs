@@ -346,6 +346,11 @@ pub trait Chart: 'static {
     /// datamodel (see `runtime/lane.rs`).
     #[doc(hidden)]
     const LANE: bool = false;
+    /// Whether the lane is inlined where `submit` is called (charts without precomputed
+    /// quiet cells: there it is the path of every event); otherwise it is one call away, so
+    /// that the quiet move before it stays small.
+    #[doc(hidden)]
+    const LANE_AT_CALL_SITE: bool = false;
     /// The chart's typed lane: the macrostep of `event` in the active atomic state, written
     /// out by the generator ([`Lane`](super::__private::Lane)); `Declined` where it is not.
     #[doc(hidden)]
