@@ -222,12 +222,13 @@ impl<C: Chart> Machine<C> {
         let Ok(mut core) = shared.core.try_borrow_mut() else {
             return LANE_CLOSED;
         };
-        if !(core.started && core.running)
-            || !core.ctx.external.is_empty()
-            || !core.ctx.internal.is_empty()
-            || !core.ctx.children.is_empty()
-            || !core.outbox.is_empty()
-        {
+        let settled = core.started
+            && core.running
+            && core.ctx.external.is_empty()
+            && core.ctx.internal.is_empty()
+            && core.ctx.children.is_empty()
+            && core.outbox.is_empty();
+        if !settled {
             return LANE_CLOSED;
         }
         Self::record_for(shared.watch.get(), &mut core);
