@@ -106,6 +106,62 @@ fn the_counter_allocates_nothing_per_typed_event_unobserved() {
 }
 
 #[test]
+fn named_events_of_the_chart_allocate_nothing_with_typed_and_state_observers() {
+    // `submit_event` with a name of the chart and no data types the event and takes the
+    // same lane as `submit`.
+    let m = toggle::Toggle::new();
+    let entries = Rc::new(Cell::new(0u64));
+    let e = entries.clone();
+    m.connect_to_state(toggle::State::On, move |on| e.set(e.get() + u64::from(on)));
+    let heard = Rc::new(Cell::new(0u64));
+    let h = heard.clone();
+    m.observe(move |_| h.set(h.get() + 1));
+    m.start();
+    for _ in 0..100 {
+        m.submit_event(toggle::events::TOGGLE, ());
+    }
+    let n = allocations(|| {
+        for _ in 0..1000 {
+            m.submit_event(toggle::events::TOGGLE, ());
+        }
+    });
+    assert_eq!(n, 0, "allocations in 1,000 observed toggle events by name");
+    assert_eq!((entries.get(), heard.get()), (550, 1100));
+}
+
+#[test]
+fn an_observer_that_submits_again_allocates_nothing_once_warm() {
+    // Each `inc` the observer hears below 2,000 submits another: re-entrant submissions are
+    // queued and processed after the observer returns, from buffers that are reused.
+    let m = counter::Counter::new();
+    let weak = m.downgrade();
+    let heard = Rc::new(Cell::new(0u64));
+    let h = heard.clone();
+    m.observe(move |_| {
+        h.set(h.get() + 1);
+        if h.get() % 2 == 1 {
+            if let Some(m) = weak.upgrade() {
+                m.submit(counter::Event::Inc);
+            }
+        }
+    });
+    m.start();
+    for _ in 0..100 {
+        m.submit(counter::Event::Inc);
+    }
+    let n = allocations(|| {
+        for _ in 0..1000 {
+            m.submit(counter::Event::Inc);
+        }
+    });
+    assert_eq!(
+        n, 0,
+        "allocations in 1,000 counter events with re-entrant submissions"
+    );
+    assert_eq!((m.with_data(|d| d.count), heard.get()), (2200, 2200));
+}
+
+#[test]
 fn the_counter_allocates_for_events_through_the_string_api_with_observers() {
     // The string API's observers hear an `Event` with a `String` name: that allocates, and
     // the test shows the counting works.

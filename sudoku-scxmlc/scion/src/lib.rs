@@ -35,7 +35,7 @@ use serde::Deserialize;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
-use sudoku_scxmlc::runtime::{Chart, Machine};
+use sudoku_scxmlc::runtime::{Chart, ChartEvent, Machine};
 
 include!(concat!(env!("OUT_DIR"), "/scion_cases.rs"));
 
@@ -279,8 +279,9 @@ pub type WalkFn = fn(&[u16]) -> Result<(), String>;
 ///
 /// A second machine takes the same picks with precomputed macrosteps off
 /// (`Machine::set_precomputed_steps(false)`: the full interpreter runs every event), while the
-/// first one's `submit_event` may take a precomputed macrostep: both must report the same
-/// state entries and exits, in the same order, and end each pick in the same configuration.
+/// first one's `submit_event` may take a precomputed macrostep, the chart's generated step or
+/// its lane: both must report the same state entries and exits and the same typed events, in
+/// the same order, and end each pick in the same configuration with the same datamodel.
 ///
 /// # Errors
 /// The first illegal configuration, or the first difference between the two machines, with
@@ -317,6 +318,22 @@ pub fn walk<C: Chart>(picks: &[u16]) -> Result<(), String> {
                  left {:?}",
                 quiet.active_state_ids(),
                 full.active_state_ids()
+            ));
+        }
+        let data = |m: &Machine<C>| -> Vec<Option<serde_json::Value>> {
+            C::tables()
+                .data
+                .iter()
+                .map(|d| m.data_value(d.id))
+                .collect()
+        };
+        if data(&fast) != data(&full) || data(&quiet) != data(&full) {
+            return Err(format!(
+                "after {done:?}: the datamodel is {:?} (observed), {:?} (unobserved); the \
+                 full interpreter's is {:?}",
+                data(&fast),
+                data(&quiet),
+                data(&full)
             ));
         }
         if *fast_log.borrow() != *full_log.borrow()
@@ -394,6 +411,13 @@ fn observed_machine<C: Chart>() -> (Machine<C>, Rc<RefCell<Vec<String>>>) {
                 .push(format!("{}{id}", if entered { '+' } else { '-' }));
         });
     }
+    // The typed events it dequeues, in order with the states: the lane tells both.
+    let events = Rc::clone(&log);
+    machine.observe(move |e| {
+        events
+            .borrow_mut()
+            .push(format!("!{}", ChartEvent::name(e)));
+    });
     machine.start();
     (machine, log)
 }

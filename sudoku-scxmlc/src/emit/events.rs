@@ -250,6 +250,10 @@ impl Emitter<'_> {
                 fn into_envelope(self) -> ::core::result::Result<#rt::Envelope<Event>, #rt::Refused> {
                     ::core::result::Result::Ok(#rt::Envelope::Typed(self, #rt::Meta::of(#rt::EventKind::External)))
                 }
+                #[inline(always)]
+                fn into_typed(self) -> ::core::result::Result<Event, Self> {
+                    ::core::result::Result::Ok(self)
+                }
             }
         }
     }

@@ -145,6 +145,7 @@ impl Emitter<'_> {
                 let body = self.cond_expr(cond);
                 return quote! {
                     #[doc = #doc]
+                    #[inline]
                     fn #name(__data: &#data, __ctx: &#rt::Context<Event>) -> ::core::result::Result<bool, #rt::ExecError> {
                         ::core::result::Result::Ok(#body)
                     }
@@ -159,6 +160,7 @@ impl Emitter<'_> {
         };
         quote! {
             #[doc = #doc]
+            #[inline]
             fn #name(__data: &#data, __ctx: &#rt::Context<Event>) -> ::core::result::Result<bool, #rt::ExecError> {
                 #rt::__private::run_chart_code(|| ::core::result::Result::Ok(#body))
                     .map_err(|e| e.at("transition", #line, #column))
@@ -187,6 +189,7 @@ impl Emitter<'_> {
         let (tag, line) = (block_tag(&block.owner), num(block.line));
         quote! {
             #[doc = #doc]
+            #[inline]
             fn #name(__data: &mut #data, __ctx: &mut #rt::Context<Event>) -> ::core::result::Result<(), #rt::ExecError> {
                 // The element an error comes from: each statement updates it.
                 let mut __site: (&'static str, u32, u32) = (#tag, #line, 0);
@@ -665,6 +668,7 @@ impl Emitter<'_> {
         };
         quote! {
             #[doc = #doc]
+            #[inline]
             fn #name(__data: &mut #data, __ctx: &mut #rt::Context<Event>) -> ::core::result::Result<#rt::InvokeStart, #rt::ExecError> {
                 #type_check
                 let __params = #params;
@@ -696,6 +700,7 @@ impl Emitter<'_> {
         let payload = self.payload(&[], None, &dd.params, dd.content.as_ref());
         quote! {
             #[doc = #doc]
+            #[inline]
             fn #name(__data: &#data, __ctx: &#rt::Context<Event>) -> ::core::result::Result<#rt::serde_json::Value, #rt::ExecError> {
                 ::core::result::Result::Ok(#payload)
             }

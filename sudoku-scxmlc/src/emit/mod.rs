@@ -13,6 +13,7 @@
 mod ecmascript;
 mod events;
 mod exec;
+mod lane;
 mod print;
 mod quiet;
 mod rows;
@@ -108,6 +109,11 @@ pub(crate) struct Emitter<'a> {
     event_scope: Option<usize>,
     /// ECMAScript charts: the next [`Snippet`](crate::runtime::ecmascript::Snippet) number.
     snippets: std::cell::Cell<u32>,
+    /// The precomputed microsteps of the quiet cells (by cell), for the lane's `transit`.
+    transits: std::collections::HashMap<usize, quiet::Transit>,
+    /// Which generated functions read `_event` (by kind and number), for the lane: a cell
+    /// whose code reads it is left to the other paths.
+    reads_event: lane::ReadsEvent,
 }
 
 /// The chart (its name) with the most states among a planned chart and the charts it
@@ -185,6 +191,8 @@ fn emit_chart(
         state_newtype: newtype || plan.variants.iter().flatten().count() == 0,
         event_scope: None,
         snippets: std::cell::Cell::new(0),
+        transits: std::collections::HashMap::new(),
+        reads_event: lane::ReadsEvent::default(),
     };
     let data = e.data_struct();
     printer.items(data, indent, &mut e.p)?;
@@ -300,11 +308,18 @@ impl Emitter<'_> {
         // The event names numbered at build time: a `match` compiles to a length switch and a
         // few word compares. Beyond `MATCHED_EVENT_NAMES` names the default binary search
         // keeps rustc's work small.
-        let steps = quiet::quiet_steps(self.plan).filter(|steps| !steps.is_empty());
+        // A chart whose analysis found no cell gets a `quiet_step` that is `None`
+        // throughout: the machine's quiet attempt then compiles away.
+        let steps = quiet::quiet_steps(self.plan);
+        let lane_at_call_site = steps.as_ref().is_none_or(|s| s.is_empty());
         let quiet_step = steps.map(|steps| {
+            let empty = steps.is_empty();
             let arms: Vec<TokenStream> = steps
                 .into_iter()
                 .map(|step| {
+                    if let Some(transit) = step.transit {
+                        self.transits.insert(step.cell, transit);
+                    }
                     let comment = self.p.comment(step.what);
                     let cell = num(step.cell);
                     let next = num(step.next_row);
@@ -316,14 +331,24 @@ impl Emitter<'_> {
                     }
                 })
                 .collect();
-            quote! {
-                const QUIET_STEPS: bool = true;
-                #[inline]
-                fn quiet_step(cell: usize) -> ::core::option::Option<u32> {
+            let body = if empty {
+                quote! {
+                    let _ = cell;
+                    ::core::option::Option::None
+                }
+            } else {
+                quote! {
                     match cell {
                         #(#arms)*
                         _ => ::core::option::Option::None,
                     }
+                }
+            };
+            quote! {
+                const QUIET_STEPS: bool = true;
+                #[inline]
+                fn quiet_step(cell: usize) -> ::core::option::Option<u32> {
+                    #body
                 }
             }
         });
@@ -332,6 +357,19 @@ impl Emitter<'_> {
             quote! {
                 const STEP: ::core::option::Option<#rt::__private::StepFn<#data, Event>> =
                     ::core::option::Option::Some(__scxml::step);
+            }
+        });
+        let lane = self.has_lane().then(|| {
+            quote! {
+                const LANE: bool = true;
+                const LANE_AT_CALL_SITE: bool = #lane_at_call_site;
+                #[inline(always)]
+                fn lane(
+                    lane: &mut #rt::__private::Lane<'_, #data, Event>,
+                    event: &Event,
+                ) -> #rt::__private::LaneEnd {
+                    __scxml::lane(lane, event)
+                }
             }
         });
         let state_index = if self.state_newtype {
@@ -407,6 +445,7 @@ impl Emitter<'_> {
                 #event_index
                 #quiet_step
                 #generated_steps
+                #lane
             }
         }
     }
@@ -713,16 +752,21 @@ impl Emitter<'_> {
         };
         printer.items(head, indent + 1, &mut self.p)?;
         // The functions, in the order of their tables, each written as soon as it is made.
+        // Each is looked through for `_event` on the way (for the lane).
         for (k, (t, cond)) in plan.conditions.iter().enumerate() {
             let f = self.condition_fn(k, *t, cond);
+            self.reads_event.conds.push(lane::reads_event(&f));
             printer.items(f, indent + 1, &mut self.p)?;
         }
         for (k, b) in plan.blocks.iter().enumerate() {
             let f = self.block_fn(k, b);
+            self.reads_event.blocks.push(lane::reads_event(&f));
+            self.reads_event.logs.push(lane::logs(&f));
             printer.items(f, indent + 1, &mut self.p)?;
         }
         for (k, (st, dd)) in plan.done_data.iter().enumerate() {
             let f = self.done_data_fn(k, *st, dd);
+            self.reads_event.elsewhere |= lane::reads_event(&f);
             printer.items(f, indent + 1, &mut self.p)?;
         }
         for k in 0..plan.chart.invokes.len() {
@@ -731,10 +775,15 @@ impl Emitter<'_> {
         }
         for k in 0..plan.chart.data.len() {
             let f = self.data_fns(k);
+            self.reads_event.elsewhere |= lane::reads_event(&f);
             printer.items(f, indent + 1, &mut self.p)?;
         }
         if self.has_steps() {
             let f = self.step_fn();
+            printer.items(f, indent + 1, &mut self.p)?;
+        }
+        if self.has_lane() {
+            let f = self.lane_fn();
             printer.items(f, indent + 1, &mut self.p)?;
         }
         printer.text(&format!("{pad}}}\n"))

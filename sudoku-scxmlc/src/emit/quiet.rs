@@ -27,6 +27,20 @@ pub(super) struct QuietStep {
     pub(super) next_row: u32,
     /// "`state` + `event` -> `state`", for the generated comment.
     pub(super) what: String,
+    /// The macrostep's single microstep, when observers must hear it: the states it exits
+    /// (in exit order), the states it enters (in entry order) and the atomic state active
+    /// afterwards.
+    pub(super) transit: Option<Transit>,
+}
+
+/// The exits and entries of one precomputed microstep.
+pub(super) struct Transit {
+    /// In exit order.
+    pub(super) exit: Vec<u32>,
+    /// In entry order.
+    pub(super) enter: Vec<u32>,
+    /// The atomic state active afterwards.
+    pub(super) leaf: u32,
 }
 
 /// The chart's precomputed cells (those the running machine would also precompute); `None`
@@ -122,15 +136,25 @@ pub(super) fn quiet_steps(plan: &Plan) -> Option<Vec<QuietStep>> {
             .iter()
             .enumerate()
             .filter(|(_, &next)| next != QUIET_SLOW)
-            .map(|(cell, &next_row)| QuietStep {
-                cell,
-                next_row,
-                what: format!(
-                    "`{}` + `{}` -> `{}`",
-                    id(cell),
-                    names[cell % n],
-                    id(next_row as usize)
-                ),
+            .map(|(cell, &next_row)| {
+                let transit = index(cell / n)
+                    .and_then(|leaf| fast.step(leaf, cell % n))
+                    .map(|step| Transit {
+                        exit: step.exit.to_vec(),
+                        enter: step.enter.to_vec(),
+                        leaf: step.leaf,
+                    });
+                QuietStep {
+                    cell,
+                    next_row,
+                    what: format!(
+                        "`{}` + `{}` -> `{}`",
+                        id(cell),
+                        names[cell % n],
+                        id(next_row as usize)
+                    ),
+                    transit,
+                }
             })
             .collect(),
     )

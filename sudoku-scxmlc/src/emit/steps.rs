@@ -25,9 +25,9 @@ const STEP_ARM_LIMIT: usize = 512;
 
 /// One candidate of a cell: a transition whose event descriptors match the event.
 #[derive(Clone, PartialEq, Eq, Hash)]
-struct Candidate {
-    transition: usize,
-    cond: Option<usize>,
+pub(super) struct Candidate {
+    pub(super) transition: usize,
+    pub(super) cond: Option<usize>,
 }
 
 impl Emitter<'_> {
@@ -68,7 +68,7 @@ impl Emitter<'_> {
 
     /// The candidate transitions, in selection order, for `name` while the atomic state
     /// `leaf` is active; the last one has no condition (or all have one).
-    fn candidates(&self, leaf: usize, name: &str) -> Vec<Candidate> {
+    pub(super) fn candidates(&self, leaf: usize, name: &str) -> Vec<Candidate> {
         let chart = &self.plan.chart;
         let mut out = Vec::new();
         let mut s = Some(leaf);
@@ -97,6 +97,28 @@ impl Emitter<'_> {
         let plan = self.plan;
         let tr = &plan.chart.transitions[c.transition];
         let t = num(c.transition);
+        let comment = self.transition_comment(c.transition);
+        let run = match (tr.targets.is_empty(), plan.transition_block[c.transition]) {
+            (true, Some(b)) => {
+                let block = format_ident!("block_{b}");
+                let line = num(plan.blocks[b].line);
+                quote!(__s.content(#t, #block, #line);)
+            }
+            _ => quote!(__s.microstep(#t);),
+        };
+        quote! {
+            #comment
+            #run
+            __s.finish(1);
+            return ::core::result::Result::Ok(());
+        }
+    }
+
+    /// The `// file:line: <transition event=".."> of `source` to targets` comment of
+    /// transition `t`.
+    pub(super) fn transition_comment(&mut self, t: usize) -> TokenStream {
+        let plan = self.plan;
+        let tr = &plan.chart.transitions[t];
         let source = &plan.chart.states[tr.source].id;
         let to: Vec<&str> = tr
             .targets
@@ -114,21 +136,7 @@ impl Emitter<'_> {
                 format!(" to {}", to.join(" "))
             }
         );
-        let comment = self.p.comment(what);
-        let run = match (tr.targets.is_empty(), plan.transition_block[c.transition]) {
-            (true, Some(b)) => {
-                let block = format_ident!("block_{b}");
-                let line = num(plan.blocks[b].line);
-                quote!(__s.content(#t, #block, #line);)
-            }
-            _ => quote!(__s.microstep(#t);),
-        };
-        quote! {
-            #comment
-            #run
-            __s.finish(1);
-            return ::core::result::Result::Ok(());
-        }
+        self.p.comment(what)
     }
 
     /// The body of a cell: its candidates in order.

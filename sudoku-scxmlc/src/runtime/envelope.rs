@@ -43,6 +43,18 @@ pub trait Submission<E> {
     /// # Errors
     /// A plain event whose data does not fit the payload type the chart gives its name.
     fn into_envelope(self) -> Result<Envelope<E>, Refused>;
+
+    /// The event as the chart's typed event with nothing besides (no send id, origin or
+    /// invoke id), when it is one (the generated `Event` always is); `Err` gives it back.
+    /// The machine's fast paths take such an event without building an [`Envelope`].
+    #[doc(hidden)]
+    #[inline(always)]
+    fn into_typed(self) -> Result<E, Self>
+    where
+        Self: Sized,
+    {
+        Err(self)
+    }
 }
 
 impl<E: ChartEvent> Submission<E> for Event {

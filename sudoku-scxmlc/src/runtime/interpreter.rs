@@ -870,6 +870,39 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
         self.leaf_hint = step.leaf;
     }
 
+    /// The exits and entries of a precomputed microstep ([`Lane::transit`]): the effect on
+    /// the configuration of the interpreter's microstep for a transition that runs no
+    /// executable content and touches no history and no `<final>`. Nothing is recorded
+    /// for the observers: the machine tells them from the same lists.
+    ///
+    /// [`Lane::transit`]: super::lane::Lane::transit
+    #[inline(always)]
+    pub(crate) fn transit(&mut self, exit: &[StateIndex], enter: &[StateIndex], leaf: StateIndex) {
+        for &s in exit {
+            self.ctx.configuration.remove(s);
+        }
+        for &s in enter {
+            self.ctx.configuration.insert(s);
+        }
+        self.leaf_hint = leaf;
+    }
+
+    /// Finishes the macrostep of an external event a lane step began
+    /// ([`LaneEnd::Continue`](super::lane::LaneEnd)) after `microsteps` microsteps: the
+    /// event becomes `_event` (no code the lane ran reads it), observers will hear it before
+    /// what the lane recorded, and the interpreter runs the rest of the macrostep.
+    #[cold]
+    pub(crate) fn lane_continue(&mut self, event: Envelope<E>, microsteps: usize) {
+        self.ctx.set_event(event);
+        if self.record_events {
+            self.observed = None;
+            self.observed_pending = true;
+            self.outbox.insert(0, Notification::Event);
+        }
+        self.settle(microsteps);
+        self.finish_if_stopped();
+    }
+
     /// Appendix D `mainEventLoop` for the external event in `ctx.event`: runs the
     /// `<finalize>` of the invocation it came from, and forwards it to every child invoked
     /// with `autoforward`.

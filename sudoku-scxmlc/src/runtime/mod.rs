@@ -19,6 +19,7 @@ pub(crate) mod fast_path;
 mod foreach;
 mod interpreter;
 mod invoke;
+mod lane;
 mod machine;
 mod observers;
 mod owned;
@@ -65,13 +66,14 @@ pub mod __private {
     pub use super::envelope::IntoPayload;
     pub use super::foreach::{foreach_items, ForeachArray};
     pub use super::invoke::{check_invoke_type, selector_text};
+    pub use super::lane::{Lane, LaneEnd};
     pub use super::panic::run_chart_code;
     pub use super::steps::{StepFn, Stepper};
 
     /// The version of the interface between generated code and this runtime; the generator
     /// writes it into every file it generates. Raised whenever generated code and the
     /// runtime must change together.
-    pub const INTERFACE: u32 = 1;
+    pub const INTERFACE: u32 = 2;
 
     /// Fails the build (a constant evaluation error) when the generated code calling it was
     /// written for another runtime interface than this one:

@@ -341,4 +341,25 @@ pub trait Chart: 'static {
     /// The chart's generated macrosteps ([`Stepper`](super::__private::Stepper)): charts without
     /// `<parallel>` or `<invoke>` get them from the generator.
     const STEP: Option<super::__private::StepFn<Self::Data, Self::Event>> = None;
+    /// Whether [`lane`](Chart::lane) is implemented: the generator writes it for charts
+    /// without `<parallel>`, `<invoke>` or eventless transitions, in the rust or null
+    /// datamodel (see `runtime/lane.rs`).
+    #[doc(hidden)]
+    const LANE: bool = false;
+    /// Whether the lane is inlined where `submit` is called (charts without precomputed
+    /// quiet cells: there it is the path of every event); otherwise it is one call away, so
+    /// that the quiet move before it stays small.
+    #[doc(hidden)]
+    const LANE_AT_CALL_SITE: bool = false;
+    /// The chart's typed lane: the macrostep of `event` in the active atomic state, written
+    /// out by the generator ([`Lane`](super::__private::Lane)); `Declined` where it is not.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn lane(
+        lane: &mut super::__private::Lane<'_, Self::Data, Self::Event>,
+        event: &Self::Event,
+    ) -> super::__private::LaneEnd {
+        let _ = (lane, event);
+        super::__private::LaneEnd::Declined
+    }
 }

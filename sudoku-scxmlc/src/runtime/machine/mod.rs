@@ -16,14 +16,17 @@ use super::observers::{
     Connection, ErrorSlot, EventSlot, LogSlot, Observers, StateSlot, TypedSlot, Watch,
 };
 use super::snapshot::{Snapshot, SnapshotError};
-use super::{
-    descriptor_matches, normalize_descriptor, Chart, Event, InitError, RuntimeError, StateIndex,
-};
+use super::{normalize_descriptor, Chart, Event, InitError, RuntimeError, StateIndex};
 use serde_json::Value;
 use std::cell::{BorrowError, BorrowMutError, Cell, Ref, RefCell, RefMut};
 use std::collections::VecDeque;
 use std::fmt;
 use std::marker::PhantomData;
+
+mod lane;
+mod queue;
+
+use lane::LANE_CLOSED;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::{Rc, Weak};
 use std::time::Duration;
@@ -90,6 +93,13 @@ struct Shared<C: Chart> {
     /// The name index of the last event a quiet macrostep processed, when the interpreter
     /// has not caught up with it yet ([`Interpreter::catch_up_quiet`]); [`CAUGHT_UP`].
     quiet_event: Cell<u32>,
+    /// The chart's typed lane ([`Chart::lane`], `runtime/lane.rs`): [`LANE_OPEN`] while
+    /// nothing is queued, processing or advancing, the machine runs with precomputed steps
+    /// on, no observer connected by descriptor string is there, and the interpreter records
+    /// what the observers connected now need; [`LANE_RUNNING`] while a lane step and its
+    /// delivery run. Anything that queues work, changes the observers or runs the queue
+    /// closes it ([`LANE_CLOSED`]); the queue's loop opens it again when it ends.
+    lane: Cell<u8>,
     _chart: PhantomData<C>,
 }
 
@@ -200,6 +210,7 @@ impl<C: Chart> Machine<C> {
                 quiet_cells: Cell::new(&[]),
                 quiet_row: Cell::new(0),
                 quiet_event: Cell::new(CAUGHT_UP),
+                lane: Cell::new(LANE_CLOSED),
                 _chart: PhantomData,
             }),
         }
@@ -230,6 +241,7 @@ impl<C: Chart> Machine<C> {
         let machine = Machine::new();
         machine.inner.core.borrow_mut().restore(snapshot)?;
         machine.inner.quiet.set(machine.is_quiet());
+        machine.inner.lane.set(machine.lane_state());
         Ok(machine)
     }
 
@@ -520,8 +532,12 @@ impl<C: Chart> Machine<C> {
     /// event of one of the chart's names is typed first; one whose data does not fit the
     /// payload type the chart gives its name is dropped and reported to error observers as
     /// [`RuntimeError::EventData`]).
-    #[inline]
+    #[inline(always)]
     pub fn submit(&self, event: impl Submission<C::Event>) {
+        let event = match event.into_typed() {
+            Ok(e) => return self.submit_typed(e),
+            Err(event) => event,
+        };
         match event.into_envelope() {
             Ok(Envelope::Typed(e, _))
                 if self.inner.quiet.get() && e.is_plain() && self.quiet_move(e.name()) => {}
@@ -530,133 +546,18 @@ impl<C: Chart> Machine<C> {
         }
     }
 
-    /// Reports an event whose data does not fit its name's payload type, and drops it.
-    #[cold]
-    fn refuse(&self, name: &str, reason: String) {
-        let error = RuntimeError::EventData {
-            chart: C::tables().name.to_owned(),
-            event: name.to_owned(),
-            reason,
-        };
-        tracing::warn!(chart = C::tables().name, "{error}");
-        match self.core_mut() {
-            Ok(mut core) => core.outbox.push(Notification::Error(Box::new(error))),
-            Err(_) => {
-                let obs = Rc::clone(&self.inner.observers.borrow());
-                for slot in obs.errors.iter() {
-                    slot.call(|f| f(&error));
-                }
-                return;
-            }
-        }
-        self.drain();
-    }
-
-    /// Submits an event as it is held: by a precomputed or generated macrostep when one
-    /// applies and nothing waits (observers hear about it), otherwise through the queue and
-    /// the interpreter.
-    fn submit_envelope(&self, event: Envelope<C::Event>) {
-        let shared = &*self.inner;
-        let event = if shared.precomputed.get()
-            && !shared.processing.get()
-            && shared.advance_target.get().is_none()
-        {
-            match self.direct_step(event) {
-                Ok(()) => return,
-                Err(event) => event,
-            }
-        } else {
-            event
-        };
-        match self.core_mut() {
-            Ok(mut core) => {
-                if core.started && !core.running && !self.inner.restart_requested.get() {
-                    // Dropped and reported; `drain` hands the report to the observers.
-                    core.not_running(event.name());
-                    drop(core);
-                    self.drain();
-                    return;
-                }
-                core.ctx.external.push_back(event);
-            }
-            Err(_) => self.inner.inbox.borrow_mut().push_back(event),
-        }
-        self.drain();
-    }
-
-    /// Processes `event` at once by its precomputed macrostep or the chart's generated one,
-    /// when one applies and nothing waits; observers hear about it as after any macrostep,
-    /// and what they (or the macrostep) queued is processed afterwards. `Err` gives the event
-    /// back untouched.
-    #[inline]
-    #[allow(
-        clippy::result_large_err,
-        reason = "the event is given back untouched, by move: nothing is allocated"
-    )]
-    fn direct_step(&self, event: Envelope<C::Event>) -> Result<(), Envelope<C::Event>> {
-        let shared = &*self.inner;
-        let Ok(mut core) = self.core_mut() else {
-            return Err(event);
-        };
-        if !shared.inbox.borrow().is_empty() {
-            return Err(event);
-        }
-        Self::record_for(shared.watch.get(), &mut core);
-        let name = C::event_index(event.name());
-        core.direct_step(event, name)?;
-        let follow_up = !core.ctx.external.is_empty();
-        if shared.quiet.get() {
-            // Quiet but for this event's macrostep: keep the row in step.
-            match core.quiet_row_now() {
-                Some(row) if !follow_up => shared.quiet_row.set(row),
-                _ => shared.quiet.set(false),
-            }
-        }
-        let notify = !core.outbox.is_empty();
-        drop(core);
-        if notify {
-            // Observers hear about this macrostep before the events it sent are processed;
-            // what they submit meanwhile is queued.
-            shared.processing.set(true);
-            let _guard = ProcessingGuard(&shared.processing);
-            self.deliver();
-        }
-        if follow_up || (notify && self.has_follow_up()) {
-            self.drain();
-        }
-        Ok(())
-    }
-
-    /// Whether observers asked for something while they were told about a macrostep: events
-    /// queued, a start, a stop or a time advance.
-    fn has_follow_up(&self) -> bool {
-        let shared = &*self.inner;
-        shared.stop_requested.get() || shared.restart_requested.get() || self.has_work()
-    }
-
     /// Makes precomputed macrosteps apply (`true`, the default) or sends every event through
     /// the full interpreter (`false`): for tests that compare the two, and for debugging.
     /// The effect on the machine is the same either way.
     pub fn set_precomputed_steps(&self, on: bool) {
         self.inner.precomputed.set(on);
+        self.inner.lane.set(LANE_CLOSED);
         if !on {
             self.catch_up();
             self.inner.quiet.set(false);
         }
         if let Ok(mut core) = self.core_mut() {
             core.precomputed = on;
-        }
-    }
-
-    /// What the interpreter records for the observers connected now.
-    #[inline]
-    fn record_for(watch: Watch, core: &mut Interp<C>) {
-        core.record_states = watch.states;
-        core.record_events = watch.events;
-        match (watch.logs, core.ctx.logs.is_some()) {
-            (true, false) => core.ctx.logs = Some(Vec::new()),
-            (false, true) => core.ctx.logs = None,
-            _ => {}
         }
     }
 
@@ -732,6 +633,7 @@ impl<C: Chart> Machine<C> {
         self.inner.quiet.set(false);
         let mut guard = self.inner.observers.borrow_mut();
         let obs = Rc::make_mut(&mut guard);
+        self.inner.lane.set(LANE_CLOSED);
         let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(bool)>);
         let slot: StateSlot = slot;
         obs.states.push((C::index(state), slot));
@@ -755,6 +657,7 @@ impl<C: Chart> Machine<C> {
         self.inner.quiet.set(false);
         let mut guard = self.inner.observers.borrow_mut();
         let obs = Rc::make_mut(&mut guard);
+        self.inner.lane.set(LANE_CLOSED);
         let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&Event)>);
         let slot: EventSlot = slot;
         obs.events.push((descriptors, slot));
@@ -782,6 +685,7 @@ impl<C: Chart> Machine<C> {
         self.inner.quiet.set(false);
         let mut guard = self.inner.observers.borrow_mut();
         let obs = Rc::make_mut(&mut guard);
+        self.inner.lane.set(LANE_CLOSED);
         let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&C::Event)>);
         let slot: TypedSlot<C::Event> = slot;
         obs.typed.push(slot);
@@ -796,6 +700,7 @@ impl<C: Chart> Machine<C> {
         self.inner.quiet.set(false);
         let mut guard = self.inner.observers.borrow_mut();
         let obs = Rc::make_mut(&mut guard);
+        self.inner.lane.set(LANE_CLOSED);
         let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&str, &Value)>);
         let slot: LogSlot = slot;
         obs.logs.push(slot);
@@ -875,221 +780,5 @@ impl<C: Chart> Machine<C> {
                 .ok()?
                 .ok()
         })
-    }
-
-    /// Processes queued work until there is none, delivering notifications after each
-    /// macrostep. Returns at once when an outer call is already doing so.
-    fn drain(&self) {
-        let shared = &*self.inner;
-        if shared.processing.get() {
-            return;
-        }
-        shared.processing.set(true);
-        shared.quiet.set(false);
-        let _guard = ProcessingGuard(&shared.processing);
-        let mut steps = 0;
-        loop {
-            if steps >= shared.max_steps_per_call.get() && self.has_work() {
-                self.report_step_limit(steps);
-                break;
-            }
-            let progressed = {
-                let Ok(mut core) = self.core_mut() else {
-                    // Only when a `with_data` closure is running; it drains afterwards.
-                    return;
-                };
-                if shared.stop_requested.take() && core.stop() {
-                    shared.restart_requested.set(false);
-                }
-                if shared.restart_requested.take() && core.started && !core.running {
-                    core.reset(C::new_data());
-                    shared.advance_target.set(None);
-                }
-                {
-                    let mut inbox = shared.inbox.borrow_mut();
-                    if !inbox.is_empty() {
-                        if core.started && !core.running {
-                            for event in inbox.drain(..) {
-                                core.not_running(event.name());
-                            }
-                        } else {
-                            core.ctx.external.extend(inbox.drain(..));
-                        }
-                    }
-                }
-                Self::record_for(shared.watch.get(), &mut core);
-                self.step(&mut core)
-            };
-            steps += usize::from(progressed);
-            // Observers may have queued work; only a step that found nothing to do and
-            // nothing to tell ends the loop.
-            let told = self.deliver();
-            if !progressed && (!told || !self.has_work()) {
-                break;
-            }
-        }
-        shared.quiet.set(self.is_quiet());
-    }
-
-    /// Tells error observers (and `tracing`) that a call stopped after `steps` units of work
-    /// with work left.
-    #[cold]
-    fn report_step_limit(&self, steps: usize) {
-        let shared = &*self.inner;
-        let queued =
-            self.core_mut().map_or(0, |c| c.ctx.external.len()) + shared.inbox.borrow().len();
-        let error = RuntimeError::StepLimit {
-            chart: C::tables().name.to_owned(),
-            steps,
-            queued,
-        };
-        tracing::error!(chart = C::tables().name, "{error}");
-        let obs = Rc::clone(&shared.observers.borrow());
-        for slot in obs.errors.iter() {
-            slot.call(|f| f(&error));
-        }
-    }
-
-    /// Whether the machine, after processing, can take the quiet path of
-    /// [`submit_event`](Machine::submit_event) (see `Shared::quiet`).
-    fn is_quiet(&self) -> bool {
-        let shared = &*self.inner;
-        if shared.advance_target.get().is_some() || !shared.inbox.borrow().is_empty() {
-            return false;
-        }
-        {
-            let obs = shared.observers.borrow();
-            if obs.observe_states() || obs.observe_events() || obs.observe_logs() {
-                return false;
-            }
-        }
-        let Ok(Some((cells, row))) = self.core_mut().map(|mut core| core.prepare_quiet()) else {
-            return false;
-        };
-        shared.quiet_cells.set(cells);
-        shared.quiet_row.set(row);
-        true
-    }
-
-    /// Whether [`step`](Self::step) might find something to do: queued events, a requested
-    /// start or time advance, or invoked sessions.
-    fn has_work(&self) -> bool {
-        let shared = &*self.inner;
-        if !shared.inbox.borrow().is_empty() || shared.advance_target.get().is_some() {
-            return true;
-        }
-        match shared.core.try_borrow() {
-            Ok(core) => {
-                (!core.started && shared.start_requested.get())
-                    || !core.ctx.external.is_empty()
-                    || !core.ctx.children.is_empty()
-            }
-            Err(_) => true,
-        }
-    }
-
-    /// Does one unit of work: start, one external event, one due timer, or finishing a time
-    /// advance. Returns whether it did anything.
-    fn step(&self, core: &mut Interp<C>) -> bool {
-        let shared = &*self.inner;
-        let mut advance = shared.advance_target.get();
-        let progressed = core.work_once(shared.start_requested.get(), &mut advance);
-        shared.advance_target.set(advance);
-        progressed
-    }
-
-    /// Hands the notifications of the last step to the observers; returns whether there were
-    /// any.
-    fn deliver(&self) -> bool {
-        let shared = &*self.inner;
-        let mut batch = std::mem::take(&mut *shared.spare.borrow_mut());
-        let obs = Rc::clone(&shared.observers.borrow());
-        // The external event of the step, lent by the interpreter for the observers (and
-        // as a plain `Event` for those connected by descriptor, when one matches).
-        let mut lent = None;
-        if let Ok(mut core) = self.core_mut() {
-            std::mem::swap(&mut core.outbox, &mut batch);
-            if batch.iter().any(|n| matches!(n, Notification::Event)) {
-                let (mut event, was_current) = core.lend_observed();
-                let name = event.name();
-                let plain = obs
-                    .events
-                    .iter()
-                    .any(|(descriptors, slot)| {
-                        slot.is_live() && descriptors.iter().any(|d| descriptor_matches(d, name))
-                    })
-                    .then(|| {
-                        // Lent (not copied) unless typed observers read the payload too.
-                        if obs.typed.is_empty() {
-                            event.lend_event(core.ctx.session_id())
-                        } else {
-                            event.to_event(core.ctx.session_id())
-                        }
-                    });
-                lent = Some((event, was_current, plain));
-            }
-        }
-        if batch.is_empty() {
-            *shared.spare.borrow_mut() = batch;
-            return false;
-        }
-        for n in batch.drain(..) {
-            match n {
-                Notification::Entered(s) | Notification::Exited(s) => {
-                    let entered = matches!(n, Notification::Entered(_));
-                    for (index, slot) in obs.states.iter() {
-                        if *index == s {
-                            slot.call(|f| f(entered));
-                        }
-                    }
-                }
-                Notification::Event => {
-                    let Some((event, _, plain)) = &lent else {
-                        continue;
-                    };
-                    if let Some(plain) = plain {
-                        for (descriptors, slot) in obs.events.iter() {
-                            if descriptors
-                                .iter()
-                                .any(|d| descriptor_matches(d, &plain.name))
-                            {
-                                slot.call(|f| f(plain));
-                            }
-                        }
-                    }
-                    if let Some(typed) = event.typed() {
-                        for slot in obs.typed.iter() {
-                            slot.call(|f| f(typed));
-                        }
-                    }
-                }
-                Notification::Error(error) => {
-                    for slot in obs.errors.iter() {
-                        slot.call(|f| f(&error));
-                    }
-                }
-                Notification::Log(record) => {
-                    for slot in obs.logs.iter() {
-                        slot.call(|f| f(&record.0, &record.1));
-                    }
-                }
-            }
-        }
-        if let Some((mut event, was_current, plain)) = lent {
-            if let Some(plain) = plain {
-                event.restore_lent(plain);
-            }
-            match self.core_mut() {
-                Ok(mut core) => core.return_observed(event, was_current),
-                Err(_) => drop(event),
-            }
-        }
-        *shared.spare.borrow_mut() = batch;
-        // Observers disconnected by now need nothing recorded any more.
-        let observers = shared.observers.borrow();
-        if observers.take_stale() {
-            shared.watch.set(observers.watch());
-        }
-        true
     }
 }

@@ -1,0 +1,265 @@
+//! The typed lane (`Chart::lane`, run through the runtime's `Lane`, see `runtime/lane.rs`):
+//! for a chart without `<parallel>`, `<invoke>` or eventless transitions in the rust or null
+//! datamodel, a `match` on the typed event's variant and the active atomic state that writes
+//! out the macrostep: the candidate transitions' conditions in document order (SCXML 1.0,
+//! Appendix D `selectTransitions`: the atomic state's own transitions, then its parent's,
+//! and so on; the first enabled one wins), each `cond_N` and `block_N` called directly so
+//! that it inlines, a targeted transition by its precomputed exits and entries where the
+//! chart allows (the quiet cells', `super::quiet`) and by the interpreter's microstep
+//! otherwise.
+//!
+//! The lane never makes the event `_event`: a cell whose conditions or content read it (or,
+//! for a targeted transition the interpreter runs, any chart code that does) is declined
+//! before anything runs, and the machine's other paths take the event.
+
+use super::steps::Candidate;
+use super::{num, Emitter};
+use crate::chart::Payload;
+use proc_macro2::{TokenStream, TokenTree};
+use quote::{format_ident, quote};
+
+/// Which generated functions read `_event`, filled while they are written.
+#[derive(Debug, Default)]
+pub(super) struct ReadsEvent {
+    /// Per condition (`cond_N`).
+    pub(super) conds: Vec<bool>,
+    /// Per block (`block_N`).
+    pub(super) blocks: Vec<bool>,
+    /// Per block: whether it may run a `<log>` (calls the context's `log`).
+    pub(super) logs: Vec<bool>,
+    /// Some `<donedata>` or `<data>` initialiser does.
+    pub(super) elsewhere: bool,
+}
+
+impl ReadsEvent {
+    /// Whether any chart code reads `_event`.
+    fn any(&self) -> bool {
+        self.elsewhere || self.conds.iter().any(|&b| b) || self.blocks.iter().any(|&b| b)
+    }
+
+    fn cond(&self, k: usize) -> bool {
+        self.conds.get(k).copied().unwrap_or(true)
+    }
+
+    fn block(&self, k: usize) -> bool {
+        self.blocks.get(k).copied().unwrap_or(true)
+    }
+}
+
+/// Whether generated code may read `_event`: it names the binding `_event` or calls one of
+/// the context's accessors of the current event (`event`, `current`, `typed_event`,
+/// `event_serial`). Chart code reaches `_event` only through those.
+pub(super) fn reads_event(tokens: &TokenStream) -> bool {
+    mentions(
+        tokens,
+        &["_event", "event", "current", "typed_event", "event_serial"],
+    )
+}
+
+/// Whether generated code may run a `<log>`: it calls the context's `log`.
+pub(super) fn logs(tokens: &TokenStream) -> bool {
+    mentions(tokens, &["log"])
+}
+
+/// Whether `tokens` hold one of the identifiers `names`.
+fn mentions(tokens: &TokenStream, names: &[&str]) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        TokenTree::Ident(i) => {
+            let i = i.to_string();
+            names.contains(&i.as_str())
+        }
+        TokenTree::Group(g) => mentions(&g.stream(), names),
+        _ => false,
+    })
+}
+
+impl Emitter<'_> {
+    /// Whether the chart gets a lane.
+    pub(super) fn has_lane(&self) -> bool {
+        let chart = &self.plan.chart;
+        self.has_steps()
+            && !self.is_js()
+            && !chart.states.iter().any(|s| {
+                s.transitions
+                    .iter()
+                    .any(|&t| chart.transitions[t].events.is_empty())
+            })
+    }
+
+    /// Whether the lane leaves the cell with `candidates` to the other paths: some code it
+    /// would run reads `_event`.
+    fn declines(&self, candidates: &[Candidate], transit: bool) -> bool {
+        let plan = self.plan;
+        candidates.iter().any(|c| {
+            c.cond.is_some_and(|k| self.reads_event.cond(k))
+                || if plan.chart.transitions[c.transition].targets.is_empty() {
+                    plan.transition_block[c.transition].is_some_and(|b| self.reads_event.block(b))
+                } else {
+                    // The interpreter's microstep runs `<onexit>`, `<onentry>`, initial
+                    // and history content, `<donedata>` and late `<data>`.
+                    !transit && self.reads_event.any()
+                }
+        })
+    }
+
+    /// What runs when `c` is selected, then the lane's end.
+    fn lane_selected(
+        &mut self,
+        c: &Candidate,
+        transit: Option<&super::quiet::Transit>,
+    ) -> TokenStream {
+        let plan = self.plan;
+        let tr = &plan.chart.transitions[c.transition];
+        let t = num(c.transition);
+        let comment = self.transition_comment(c.transition);
+        let run = match (
+            tr.targets.is_empty(),
+            plan.transition_block[c.transition],
+            transit,
+        ) {
+            (true, Some(b), _) => {
+                let block = format_ident!("block_{b}");
+                let line = num(plan.blocks[b].line);
+                // Log observers hear a block's `<log>`s; a block without any needs no look.
+                let logs = self.reads_event.logs.get(b).copied().unwrap_or(true);
+                quote!(__l.content(#t, #block, #line, #logs); return __l.end(1);)
+            }
+            (true, None, _) => quote!(__l.targetless(#t); return __l.end(1);),
+            (false, _, Some(tr)) => {
+                let exit = tr.exit.iter().map(|&s| num(s));
+                let enter = tr.enter.iter().map(|&s| num(s));
+                let leaf = num(tr.leaf);
+                quote!(return __l.transit(#t, &[#(#exit),*], &[#(#enter),*], #leaf);)
+            }
+            (false, _, None) => quote!(__l.microstep(#t); return __l.moved();),
+        };
+        quote! {
+            #comment
+            #run
+        }
+    }
+
+    /// The body of a cell: its candidates in order; `transit` is the precomputed microstep
+    /// of a cell whose single candidate has no `cond`.
+    fn lane_cell(
+        &mut self,
+        candidates: &[Candidate],
+        transit: Option<&super::quiet::Transit>,
+    ) -> TokenStream {
+        if self.declines(candidates, transit.is_some()) {
+            return quote!(__LaneEnd::Declined);
+        }
+        let mut out = TokenStream::new();
+        for c in candidates {
+            let selected = self.lane_selected(c, transit);
+            match c.cond {
+                None => {
+                    out.extend(selected);
+                    return out;
+                }
+                Some(k) => {
+                    let cond = format_ident!("cond_{k}");
+                    let line = num(self.plan.chart.transitions[c.transition].line);
+                    out.extend(quote! {
+                        if __l.cond(#cond, #line) {
+                            #selected
+                        }
+                    });
+                }
+            }
+        }
+        out.extend(quote!(__l.end(0)));
+        out
+    }
+
+    /// `fn lane(...)` of the hidden module, for `Chart::lane`.
+    pub(super) fn lane_fn(&mut self) -> TokenStream {
+        let rt = self.rt.clone();
+        let data = self.data_ty.clone();
+        let plan = self.plan;
+        let names = super::event_names(plan);
+        let leaves: Vec<usize> = plan
+            .chart
+            .states
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| *i != 0 && s.kind.is_atomic())
+            .map(|(i, _)| i)
+            .collect();
+        let mut arms = Vec::new();
+        for (i, (_, name, _)) in plan.events.iter().enumerate() {
+            let variant = format_ident!("{}", plan.chart.event_variants[i]);
+            let pattern = match plan.chart.event_payloads[i] {
+                Payload::Unit => quote!(Event::#variant),
+                _ => quote!(Event::#variant(..)),
+            };
+            let position = names.iter().position(|n| n == name);
+            // Leaves grouped by their candidate lists; a leaf whose one candidate has a
+            // precomputed microstep gets an arm of its own (its exits are its own).
+            let mut groups: Vec<(Vec<Candidate>, Vec<usize>, bool)> = Vec::new();
+            for &leaf in &leaves {
+                let c = self.candidates(leaf, name);
+                if c.is_empty() {
+                    continue;
+                }
+                let own = c.len() == 1
+                    && c[0].cond.is_none()
+                    && !plan.chart.transitions[c[0].transition].targets.is_empty()
+                    && position
+                        .is_some_and(|p| self.transits.contains_key(&(leaf * names.len() + p)));
+                match groups.iter_mut().find(|(g, _, o)| !own && !*o && *g == c) {
+                    Some((_, members, _)) => members.push(leaf),
+                    None => groups.push((c, vec![leaf], own)),
+                }
+            }
+            // With one atomic state, it is active whenever the machine runs.
+            if let [(candidates, members, own)] = &groups[..] {
+                if leaves.len() == 1 && !*own {
+                    let comment = self.p.comment(format!(
+                        "`{}` is the chart's only atomic state",
+                        plan.chart.states[members[0]].id
+                    ));
+                    let body = self.lane_cell(candidates, None);
+                    arms.push(quote!(#pattern => { #comment #body }));
+                    continue;
+                }
+            }
+            let mut leaf_arms = Vec::new();
+            for (candidates, members, own) in &groups {
+                let transit = if *own {
+                    position.and_then(|p| self.transits.remove(&(members[0] * names.len() + p)))
+                } else {
+                    None
+                };
+                let body = self.lane_cell(candidates, transit.as_ref());
+                let members = members.iter().map(|&m| num(m));
+                leaf_arms.push(quote!(#(#members)|* => { #body }));
+            }
+            arms.push(quote! {
+                #pattern => match __l.leaf() {
+                    #(#leaf_arms)*
+                    _ => __l.end(0),
+                },
+            });
+        }
+        let doc = format!(
+            " The typed lane of `{}`: per event and active atomic state, the macrostep written out (see `Chart::lane`).",
+            self.file
+        );
+        quote! {
+            #[doc = #doc]
+            #[allow(unreachable_patterns, clippy::match_single_binding)]
+            #[inline(always)]
+            pub(super) fn lane(
+                __l: &mut #rt::__private::Lane<'_, #data, Event>,
+                __event: &Event,
+            ) -> #rt::__private::LaneEnd {
+                use #rt::__private::LaneEnd as __LaneEnd;
+                match __event {
+                    #(#arms)*
+                    _ => __LaneEnd::Declined,
+                }
+            }
+        }
+    }
+}
