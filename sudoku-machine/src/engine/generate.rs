@@ -36,10 +36,12 @@
 //! step only in a house with 7 or more empty cells, a Naked Quad with 8 or more and a Hidden
 //! Quad only in an empty house; the last two are almost never the hardest step of a
 //! generated puzzle. Tried and left out (the `generation` example of `sudoku-bench`):
-//! emptying one house first (fewer hits for every aim), and steering by looking at the next
+//! emptying one house first (fewer hits for every aim); steering by looking at the next
 //! three removals that keep the puzzle and taking the one that raises its hardest technique
 //! most (Naked Triple hits twice as often, but XY-Wing half as often again and each attempt
-//! costs 1.5 to 2.7 times as much).
+//! costs 1.5 to 2.7 times as much); and, when an attempt is stuck below its aim, putting one
+//! removed given back and trying the others again (no more hits per millisecond than new
+//! attempts).
 //!
 //! Extreme needs no aim: removal keeps uniqueness only, and the attempt matches when the
 //! result needs search.
