@@ -22,7 +22,9 @@
 //! `--baseline PROGRAM` adds a peer named `baseline`: another build of our command (say a copy
 //! of `target/release/sudoku` from an earlier commit), run as `PROGRAM solve -j 1 FILE`, so
 //! that a change to the solver is measured as the whole command in the same run as the
-//! peers.
+//! peers. The last dataset, `start`, is the first puzzle of top1465 alone, run ten times as
+//! often: it measures what a process costs besides the solving (loading the binary and its
+//! libraries, relocations, set-up).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -38,6 +40,10 @@ const FILES: [(&str, &str); 5] = [
     ("hardest_1106", "puzzles6_forum_hardest_1106.txt"),
     ("serg", "puzzles7_serg_benchmark.txt"),
 ];
+
+/// How many times as many runs the `start` line gets as a dataset: a one-puzzle run takes
+/// about 2 ms, which the scheduler of a busy machine disturbs more.
+const START_RUNS: usize = 10;
 
 /// A command to time: a program and its arguments before the puzzle file.
 #[derive(Clone)]
@@ -237,11 +243,28 @@ fn main() {
         "# {runs} pairs per dataset and peer, wall time{}, `sudoku solve -j 1` against each peer",
         cpu.map_or(String::new(), |c| format!(", pinned to cpu {c}"))
     );
-    for (name, file) in FILES {
+    // The process start: one puzzle (the first of top1465), in a file of its own, run
+    // `START_RUNS` times as many times as a dataset.
+    let start = release.join("whole_process_start.txt");
+    let first = std::fs::read_to_string(puzzle_dir().join(FILES[1].1))
+        .ok()
+        .and_then(|text| text.lines().next().map(|l| format!("{l}\n")));
+    if let Err(e) = first
+        .ok_or_else(|| "no first puzzle in top1465".to_owned())
+        .and_then(|line| std::fs::write(&start, line).map_err(|e| e.to_string()))
+    {
+        eprintln!("whole_process: {}: {e}", start.display());
+        std::process::exit(1);
+    }
+    let datasets = FILES
+        .iter()
+        .map(|&(name, file)| (name, puzzle_dir().join(file), runs))
+        .chain([("start", start, runs * START_RUNS)]);
+    for (name, path, runs) in datasets {
         if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
             continue;
         }
-        let path = puzzle_dir().join(file);
+        let file = path.display();
         let expected = match ours.output(&path) {
             Ok(out) => out,
             Err(e) => {

@@ -18,14 +18,33 @@
 //!
 //! Attempts repeat, up to [`Options::max_attempts`], until one matches; otherwise the closest
 //! grade found is returned with [`Generated::exact`] false. For the first [`aimed_attempts`]
-//! attempts a match is a puzzle whose hardest technique is the drawn one; a puzzle of the
-//! level with another hardest technique is kept aside, and returned when the aimed attempts
-//! run out. Later attempts aim at any technique of the level (the level's hardest technique as
-//! the limit, kept at the level once reached). Drawing the aim is what gives variety: aiming
-//! at the whole level, 82 to 87 of 100 Hard puzzles had an XY-Wing as their hardest step, as it is
-//! the Hard technique that comes up most often on the way down. A rare aim (a Hidden Quad, a
-//! Jellyfish) costs at most the aimed attempts. Extreme needs no aim: removal keeps
-//! uniqueness only, and the attempt matches when the result needs search.
+//! attempts a match is a puzzle whose hardest technique is the drawn one. A puzzle of the
+//! level with another hardest technique is kept aside (the first one for each technique,
+//! with a count of how many attempts gave that technique), and when the aimed attempts run
+//! out the kept puzzle whose technique came up least often is returned: the techniques that
+//! aims miss are the rare ones, so the fallback leans toward them instead of toward the
+//! common one. Later attempts aim at any technique of the level (the level's hardest
+//! technique as the limit, kept at the level once reached). Drawing the aim is what gives
+//! variety: aiming at the whole level, 82 to 87 of 100 Hard puzzles had an XY-Wing as their
+//! hardest step, as it is the Hard technique that comes up most often on the way down (about
+//! one attempt in nine; a Naked Triple, an X-Wing or a Hidden Triple about one in a hundred
+//! each, measured over 300 attempts per aim). A rare aim costs at most the aimed attempts.
+//!
+//! Some techniques are rare for a structural reason, as the grader tries the easier ones
+//! first: in a house with `n` empty cells a hidden subset of `k` digits and the naked subset
+//! of the other `n - k` cells make the same eliminations, so a Hidden Triple is the easiest
+//! step only in a house with 7 or more empty cells, a Naked Quad with 8 or more and a Hidden
+//! Quad only in an empty house; the last two are almost never the hardest step of a
+//! generated puzzle. Tried and left out (the `generation` example of `sudoku-bench`):
+//! emptying one house first (fewer hits for every aim); steering by looking at the next
+//! three removals that keep the puzzle and taking the one that raises its hardest technique
+//! most (Naked Triple hits twice as often, but XY-Wing half as often again and each attempt
+//! costs 1.5 to 2.7 times as much); and, when an attempt is stuck below its aim, putting one
+//! removed given back and trying the others again (no more hits per millisecond than new
+//! attempts).
+//!
+//! Extreme needs no aim: removal keeps uniqueness only, and the attempt matches when the
+//! result needs search.
 //!
 //! Everything random comes from one ChaCha8 stream seeded with the seed, so the same seed,
 //! level, symmetry and attempt limit always give the same puzzle, on every platform.
@@ -195,8 +214,7 @@ pub fn generate_cancellable(options: &Options, cancelled: &AtomicBool) -> Option
         .collect();
     let drawn = techniques[rng.random_range(0..techniques.len())];
     let aimed = aimed_attempts(level);
-    // The first puzzle of the level that missed the aim, and when it came.
-    let mut of_level: Option<(Grid, usize)> = None;
+    let mut kept = Kept::default();
     // The closest attempt so far: (distance to the level, puzzle).
     let mut best: Option<(u8, Grid)> = None;
     let attempts = options.max_attempts.max(1);
@@ -225,11 +243,11 @@ pub fn generate_cancellable(options: &Options, cancelled: &AtomicBool) -> Option
             return found(puzzle, attempt);
         }
         let got = hardest.map_or(Level::Easy, Level::of);
-        if got == level && of_level.is_none() {
-            of_level = Some((puzzle, attempt));
+        if let Some(t) = hardest.filter(|_| got == level) {
+            kept.add(t, puzzle);
         }
         if attempt == aimed {
-            if let Some((puzzle, _)) = of_level {
+            if let Some(puzzle) = kept.rarest() {
                 return found(puzzle, attempt);
             }
         }
@@ -238,7 +256,7 @@ pub fn generate_cancellable(options: &Options, cancelled: &AtomicBool) -> Option
             best = Some((distance, puzzle));
         }
     }
-    if let Some((puzzle, _)) = of_level {
+    if let Some(puzzle) = kept.rarest() {
         return found(puzzle, attempts);
     }
     let (_, puzzle) = best.expect("at least one attempt");
@@ -248,6 +266,31 @@ pub fn generate_cancellable(options: &Options, cancelled: &AtomicBool) -> Option
         exact: false,
         attempts,
     })
+}
+
+/// The puzzles of the level whose hardest technique missed the aim: for each technique, how
+/// many attempts gave it and the first puzzle that did (see the [module docs](self)).
+#[derive(Default)]
+struct Kept(Vec<(Technique, usize, Grid)>);
+
+impl Kept {
+    /// Counts an attempt whose puzzle has `technique` as its hardest, keeping the puzzle if it
+    /// is the first with it.
+    fn add(&mut self, technique: Technique, puzzle: Grid) {
+        match self.0.iter_mut().find(|(t, _, _)| *t == technique) {
+            Some((_, n, _)) => *n += 1,
+            None => self.0.push((technique, 1, puzzle)),
+        }
+    }
+
+    /// The kept puzzle whose technique the attempts gave least often (of those, the technique
+    /// found first); `None` before any.
+    fn rarest(&self) -> Option<Grid> {
+        self.0
+            .iter()
+            .min_by_key(|&&(_, n, _)| n)
+            .map(|&(_, _, puzzle)| puzzle)
+    }
 }
 
 /// What the removal of one attempt steers toward (see the [module docs](self)).
@@ -586,6 +629,34 @@ mod tests {
             seen.insert(g.grading.hardest);
         }
         assert!(seen.len() >= 3, "{seen:?}");
+    }
+
+    #[test]
+    fn a_missed_aim_falls_back_on_the_rarest_technique_found() {
+        let grid = |v: u8| {
+            let mut g = Grid::default();
+            g.0[0][0] = v;
+            g
+        };
+        let mut kept = Kept::default();
+        assert_eq!(kept.rarest(), None);
+        for (t, v) in [
+            (Technique::XyWing, 1),
+            (Technique::XWing, 2),
+            (Technique::XyWing, 3),
+            (Technique::NakedTriple, 4),
+            (Technique::XWing, 5),
+        ] {
+            kept.add(t, grid(v));
+        }
+        // X-Wing and XY-Wing came twice (the first puzzle of each is kept), Naked Triple once.
+        assert_eq!(kept.rarest(), Some(grid(4)));
+        kept.add(Technique::NakedTriple, grid(6));
+        assert_eq!(
+            kept.rarest(),
+            Some(grid(1)),
+            "ties go to the first technique found"
+        );
     }
 
     #[test]
