@@ -156,33 +156,102 @@ unsafe fn convert_raw(ctx: &Ctx<'_>, raw: qjs::JSValue, depth: usize) -> Result<
                 qjs::JS_FreeCString(c, text);
                 Ok(Value::String(s))
             }
-            qjs::JS_TAG_OBJECT if qjs::JS_IsArray(raw) => {
-                let mut len = 0i64;
-                if qjs::JS_GetLength(c, raw, &mut len) < 0 {
-                    return Err("an array whose length could not be read".to_owned());
-                }
-                let mut items = Vec::with_capacity(len.clamp(0, 1 << 16) as usize);
-                for i in 0..len {
-                    let item = qjs::JS_GetPropertyInt64(c, raw, i);
-                    // A scalar holds no reference: nothing to free.
-                    if let Some(v) = scalar(item) {
-                        items.push(v);
-                        continue;
-                    }
-                    if qjs::JS_IsException(item) {
-                        return Err(format!("element {i} could not be read (a getter threw)"));
-                    }
-                    let v = convert_raw(ctx, item, depth + 1);
-                    qjs::JS_FreeValue(c, item);
-                    items.push(v?);
-                }
-                Ok(Value::Array(items))
-            }
+            qjs::JS_TAG_OBJECT if qjs::JS_IsArray(raw) => convert_array(ctx, raw, depth),
             _ => {
                 let value = JsValue::from_raw(ctx.clone(), qjs::JS_DupValue(c, raw));
                 convert_object(&value, depth)
             }
         }
+    }
+}
+
+/// An array (`raw`, borrowed, `JS_IsArray`) as JSON: its length read once, then each element
+/// with `JS_GetPropertyInt64` (QuickJS's fast path for dense arrays, a hole or an inherited
+/// index through the prototype chain). Integers (QuickJS's `JS_TAG_INT`, most numbers in
+/// practice) become JSON integers without a float round trip, and nested arrays (grids) are
+/// read here too, without passing through [`convert_raw`]'s dispatch again.
+///
+/// # Safety
+/// As [`convert_raw`]; `raw` is an array.
+unsafe fn convert_array(ctx: &Ctx<'_>, raw: qjs::JSValue, depth: usize) -> Result<Value, String> {
+    if depth > MAX_DEPTH {
+        return Err(format!(
+            "the value is nested deeper than {MAX_DEPTH} levels (or refers to itself)"
+        ));
+    }
+    let c = ctx.as_raw().as_ptr();
+    // SAFETY: the caller's promise; each element read is a new reference, freed here (an
+    // integer holds none).
+    unsafe {
+        let mut len = 0i64;
+        if qjs::JS_GetLength(c, raw, &mut len) < 0 {
+            return Err("an array whose length could not be read".to_owned());
+        }
+        let len = len.max(0);
+        // Reserved up front for all but absurd lengths (a sparse `a[1e9] = 1`), which grow.
+        let reserved = len.min(1 << 16) as usize;
+        let mut items: Vec<Value> = Vec::with_capacity(reserved);
+        // Written in place (the length kept in a register across the calls into QuickJS,
+        // set once at the end or before an error drops what was written): `push` keeps it
+        // in the vector, which costs as much again per element as reading it.
+        let slots = items.as_mut_ptr();
+        let mut written = 0usize;
+        while written < reserved {
+            let item = qjs::JS_GetPropertyInt64(c, raw, written as i64);
+            let tag = qjs::JS_VALUE_GET_TAG(item);
+            let v = if tag == qjs::JS_TAG_INT {
+                Value::Number(Number::from(qjs::JS_VALUE_GET_INT(item)))
+            } else {
+                match element(ctx, item, tag, written as i64, depth) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        items.set_len(written);
+                        return Err(e);
+                    }
+                }
+            };
+            // `written < reserved`, the capacity.
+            slots.add(written).write(v);
+            written += 1;
+        }
+        items.set_len(written);
+        for i in reserved as i64..len {
+            let item = qjs::JS_GetPropertyInt64(c, raw, i);
+            let tag = qjs::JS_VALUE_GET_TAG(item);
+            items.push(element(ctx, item, tag, i, depth)?);
+        }
+        Ok(Value::Array(items))
+    }
+}
+
+/// An array's element `i` (`item`, a new reference this takes over, with its tag) as JSON:
+/// the path of anything but an integer.
+///
+/// # Safety
+/// As [`convert_raw`]; `item` is what `JS_GetPropertyInt64` returned.
+#[inline(never)]
+unsafe fn element(
+    ctx: &Ctx<'_>,
+    item: qjs::JSValue,
+    tag: i32,
+    i: i64,
+    depth: usize,
+) -> Result<Value, String> {
+    // SAFETY: the caller's promise; `item` is freed here.
+    unsafe {
+        if let Some(v) = scalar(item) {
+            return Ok(v);
+        }
+        if qjs::JS_IsException(item) {
+            return Err(format!("element {i} could not be read (a getter threw)"));
+        }
+        let v = if tag == qjs::JS_TAG_OBJECT && qjs::JS_IsArray(item) {
+            convert_array(ctx, item, depth + 1)
+        } else {
+            convert_raw(ctx, item, depth + 1)
+        };
+        qjs::JS_FreeValue(ctx.as_raw().as_ptr(), item);
+        v
     }
 }
 
