@@ -104,9 +104,9 @@ impl super::Validator<'_> {
         let mut code = parse_code(self.src, text, span, kind)?;
         let tokens = std::mem::take(&mut code.tokens);
         let mut unknown = Vec::new();
-        let ids = &self.ids;
-        code.tokens = resolve_in_calls(tokens, &mut |id, at| match ids.get(id) {
-            Some(&s) => Some(s as u32),
+        let (ids, states) = (&self.ids, &self.states);
+        code.tokens = resolve_in_calls(tokens, &mut |id, at| match ids.get(states, id) {
+            Some(s) => Some(s as u32),
             None => {
                 unknown.push((id.to_owned(), at));
                 None

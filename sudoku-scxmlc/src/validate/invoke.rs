@@ -27,7 +27,7 @@ impl<'a> Validator<'a> {
         if e.attr("id").is_some() && e.attr("idlocation").is_some() {
             self.error(e.span, "`<invoke>` has both `id` and `idlocation`");
         }
-        let id = e.attr("id").map(|a| a.value.clone());
+        let id = e.attr("id").map(|a| a.value.to_string());
         if let Some(a) = e.attr("id") {
             if let Some(first) = self
                 .invokes
@@ -62,7 +62,7 @@ impl<'a> Validator<'a> {
         let mut finalize: Option<Block> = None;
         let mut content: Option<&Element> = None;
         for c in e.elements().filter(|c| c.is_scxml()) {
-            match c.name.as_str() {
+            match &*c.name {
                 "param" => params.extend(self.param(c)),
                 "finalize" => {
                     if finalize.is_some() {

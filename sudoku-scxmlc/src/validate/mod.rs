@@ -10,6 +10,7 @@ mod data;
 mod ecmascript;
 mod executable;
 mod files;
+mod ids;
 mod initial;
 mod invoke;
 mod names;
@@ -94,7 +95,7 @@ fn validate_root(
         diags: Vec::new(),
         states: Vec::new(),
         elements: Vec::new(),
-        ids: HashMap::new(),
+        ids: ids::StateIds::default(),
         invalid_id_words: HashSet::new(),
         transitions: Vec::new(),
         datamodel: DatamodelKind::Null,
@@ -125,8 +126,8 @@ pub(crate) struct Validator<'a> {
     children: Vec<crate::chart::ChildChart>,
     diags: Vec<Diagnostic>,
     states: Vec<State>,
-    elements: Vec<&'a Element>,
-    ids: HashMap<String, usize>,
+    elements: Vec<&'a Element<'a>>,
+    ids: ids::StateIds,
     /// The words of state ids refused for holding white space.
     invalid_id_words: HashSet<String>,
     transitions: Vec<Transition>,
@@ -173,7 +174,7 @@ impl<'a> Validator<'a> {
             ),
             None => self.error(root.span, "`<scxml>` needs `version=\"1.0\"`"),
         }
-        self.datamodel = match root.attr("datamodel").map(|a| (a.value.as_str(), a.span)) {
+        self.datamodel = match root.attr("datamodel").map(|a| (&*a.value, a.span)) {
             None | Some(("null", _)) => DatamodelKind::Null,
             Some(("rust", _)) => DatamodelKind::Rust,
             #[cfg(feature = "ecmascript")]
@@ -205,7 +206,7 @@ impl<'a> Validator<'a> {
         let late_binding = root.attr("binding").is_some_and(|b| b.value == "late");
         let name = root
             .attr("name")
-            .map(|a| a.value.clone())
+            .map(|a| a.value.to_string())
             .unwrap_or_else(|| {
                 self.src
                     .path()
@@ -218,9 +219,8 @@ impl<'a> Validator<'a> {
         let (n_states, n_transitions) = count_states(root);
         self.states.reserve_exact(n_states);
         self.elements.reserve_exact(n_states);
-        self.ids.reserve(n_states);
-        // A compound state's initial transition, a history's default: at most one per state.
-        self.transitions.reserve_exact(n_transitions + n_states);
+        self.ids.reserve(&self.states, n_states);
+        self.transitions.reserve_exact(n_transitions);
         self.collect_state(root, None);
         if self.states.len() == 1 {
             // Qt Creator's template for a new chart: valid SCXML (3.2: zero or more states).
@@ -237,9 +237,7 @@ impl<'a> Validator<'a> {
         }
         let script = self.top_level_script(root);
         let declared_events = self.declared_events(root);
-        for (state, name) in self.state_names().into_iter().enumerate() {
-            self.states[state].rust_name = name;
-        }
+        self.assign_state_names();
         for s in &mut self.states {
             s.children.shrink_to_fit();
             s.transitions.shrink_to_fit();
@@ -281,13 +279,13 @@ impl<'a> Validator<'a> {
         };
         for a in &e.attrs {
             match a.namespace.as_deref() {
-                None if !attrs.contains(&a.name.as_str()) => self.error(
+                None if !attrs.contains(&&*a.name) => self.error(
                     a.name_span,
                     format!("`<{}>` has no attribute `{}`", e.name, a.name),
                 ),
                 Some(RUST_NS)
                     if !matches!(
-                        (e.name.as_str(), a.name.as_str()),
+                        (&*e.name, &*a.name),
                         ("data" | "param", "type") | ("state" | "parallel" | "final", "name")
                     ) =>
                 {
@@ -317,7 +315,7 @@ impl<'a> Validator<'a> {
                 }
                 continue; // elements of other namespaces are ignored (SCXML 1.0, 3.1)
             }
-            if !children.contains(&child.name.as_str()) {
+            if !children.contains(&&*child.name) {
                 let hint = if rules::rules(&child.name).is_none() {
                     format!("`<{}>` is not an SCXML element", child.name)
                 } else {
@@ -329,7 +327,7 @@ impl<'a> Validator<'a> {
         if e.name == "content" && e.attr("expr").is_some() && e.elements().next().is_some() {
             self.error(e.span, "`<content>` has both `expr` and children");
         }
-        if !["script", "data", "content", "assign", "log"].contains(&e.name.as_str()) {
+        if !["script", "data", "content", "assign", "log"].contains(&&*e.name) {
             if let Some(t) = e.text().filter(|t| !t.text.trim().is_empty()) {
                 self.error(t.span, format!("`<{}>` cannot contain text", e.name));
             }
@@ -340,12 +338,12 @@ impl<'a> Validator<'a> {
         let index = self.states.len();
         let has_child_states = e
             .elements()
-            .any(|c| c.is_scxml() && matches!(c.name.as_str(), "state" | "parallel" | "final"));
-        let kind = match e.name.as_str() {
+            .any(|c| c.is_scxml() && matches!(&*c.name, "state" | "parallel" | "final"));
+        let kind = match &*e.name {
             "scxml" => StateKind::Root,
             "parallel" => StateKind::Parallel,
             "final" => StateKind::Final,
-            "history" => match e.attr("type").map(|a| a.value.as_str()) {
+            "history" => match e.attr("type").map(|a| &*a.value) {
                 None | Some("shallow") => StateKind::ShallowHistory,
                 Some("deep") => StateKind::DeepHistory,
                 Some(other) => {
@@ -380,7 +378,7 @@ impl<'a> Validator<'a> {
                             .with_help("an id is an XML name (SCXML 1.0, 3.14: type ID): a letter or `_`, then letters, digits, `.`, `-` and `_`"),
                     );
                 }
-                if let Some(&first) = self.ids.get(&a.value) {
+                if let Some(first) = self.ids.get(&self.states, &a.value) {
                     let line = self.states[first].line;
                     self.diags.push(
                         Diagnostic::error(a.span, format!("duplicate state id `{}`", a.value))
@@ -390,9 +388,9 @@ impl<'a> Validator<'a> {
                             )),
                     );
                 } else {
-                    self.ids.insert(a.value.clone(), index);
+                    self.ids.insert(&self.states, &a.value, index);
                 }
-                (a.value.clone(), false)
+                (a.value.to_string(), false)
             }
             None if kind == StateKind::Root => ("__scxml".to_owned(), true),
             None => (format!("__state_{index}"), true),
@@ -411,14 +409,14 @@ impl<'a> Validator<'a> {
             rust_name: None,
             line: self.line(e.span),
             span: e.span,
-            comment: e.comment.clone(),
+            comment: e.comment.map(str::to_owned),
         });
         self.elements.push(e);
         if kind != StateKind::Root {
             self.check_element(e);
         }
         for child in e.elements().filter(|c| c.is_scxml()) {
-            match child.name.as_str() {
+            match &*child.name {
                 "state" | "parallel" | "final" | "history" => {
                     let c = self.collect_state(child, Some(index));
                     self.states[index].children.push(c);
@@ -436,8 +434,8 @@ impl<'a> Validator<'a> {
         for token in attr.value.split_ascii_whitespace() {
             let at = attr.value[offset..].find(token).map_or(0, |i| i + offset);
             offset = at + token.len();
-            match self.ids.get(token) {
-                Some(&t) => targets.push(t),
+            match self.ids.get(&self.states, token) {
+                Some(t) => targets.push(t),
                 None if self.invalid_id_words.contains(token) => ok = false,
                 None => {
                     ok = false;
@@ -459,7 +457,8 @@ impl<'a> Validator<'a> {
 
     pub(crate) fn closest_id(&self, token: &str) -> Option<String> {
         self.ids
-            .keys()
+            .indices()
+            .map(|i| &self.states[i].id)
             .map(|id| (edit_distance(id, token), id))
             .filter(|(d, id)| *d <= 2.max(id.len() / 3))
             .min()
@@ -487,7 +486,7 @@ impl<'a> Validator<'a> {
             .elements()
             .filter(|c| c.is_scxml() && kind != StateKind::Root);
         for child in children {
-            match child.name.as_str() {
+            match &*child.name {
                 "transition" if !kind.is_history() => {
                     if kind == StateKind::Final {
                         self.error(child.span, "a `<final>` state cannot have transitions");
@@ -550,7 +549,7 @@ impl<'a> Validator<'a> {
         self.check_element(t);
         let line = self.line(t.span);
         let mut events = Vec::new();
-        let event_text = t.attr("event").map(|a| a.value.clone());
+        let event_text = t.attr("event").map(|a| a.value.to_string());
         if let Some(a) = t.attr("event") {
             if a.value.trim().is_empty() {
                 self.error(
@@ -579,7 +578,7 @@ impl<'a> Validator<'a> {
             Some(a) => self.resolve_targets(a)?,
             None => Vec::new(),
         };
-        let internal = match t.attr("type").map(|a| (a.value.as_str(), a.span)) {
+        let internal = match t.attr("type").map(|a| (&*a.value, a.span)) {
             None | Some(("external", _)) => false,
             Some(("internal", _)) => true,
             Some((other, span)) => {
@@ -634,7 +633,7 @@ impl<'a> Validator<'a> {
                 continue;
             }
             for a in &e.attrs {
-                if a.namespace.is_some() || !["name", "type"].contains(&a.name.as_str()) {
+                if a.namespace.is_some() || !["name", "type"].contains(&&*a.name) {
                     self.error(
                         a.name_span,
                         format!("`<rs:event>` has no attribute `{}`", a.name),
@@ -658,7 +657,7 @@ impl<'a> Validator<'a> {
             }
             let (ty, ty_text) = match e.attr("type") {
                 Some(t) => match code::parse_code(self.src, &t.value, t.span, CodeKind::Type) {
-                    Ok(code) => (Some(code.into_parts().tokens), Some(t.value.clone())),
+                    Ok(code) => (Some(code.into_parts().tokens), Some(t.value.to_string())),
                     Err(diag) => {
                         self.diags.push(diag);
                         continue;
@@ -668,7 +667,7 @@ impl<'a> Validator<'a> {
             };
             self.note_event(&name.value, name.span);
             declared.push(crate::chart::DeclaredEvent {
-                name: name.value.clone(),
+                name: name.value.to_string(),
                 ty,
                 ty_text,
                 span: e.span,
@@ -687,8 +686,8 @@ impl<'a> Validator<'a> {
     pub(crate) fn cond(&mut self, attr: &Attribute) -> Option<Cond> {
         match self.datamodel {
             DatamodelKind::Null => match parse_in_predicate(&attr.value) {
-                Some(id) => match self.ids.get(id) {
-                    Some(&s) => Some(Cond::In(s)),
+                Some(id) => match self.ids.get(&self.states, id) {
+                    Some(s) => Some(Cond::In(s)),
                     None => {
                         self.error(attr.span, format!("`In({id})`: `{id}` is not a state id"));
                         None
@@ -741,19 +740,26 @@ impl<'a> Validator<'a> {
     }
 }
 
-/// How many states (the root included) and `<transition>`s the chart rooted at `root` holds.
+/// How many states (the root included) and transitions the chart rooted at `root` holds: its
+/// `<transition>`s, and at most one initial or default transition for each state with child
+/// states (the root included) and each history.
 fn count_states(root: &Element) -> (usize, usize) {
     let (mut states, mut transitions) = (0, 0);
     let mut work = vec![root];
     while let Some(e) = work.pop() {
         states += 1;
+        let mut has_child_states = e.name == "history";
         for c in e.elements().filter(|c| c.is_scxml()) {
-            match c.name.as_str() {
-                "state" | "parallel" | "final" | "history" => work.push(c),
+            match &*c.name {
+                "state" | "parallel" | "final" | "history" => {
+                    has_child_states = true;
+                    work.push(c);
+                }
                 "transition" => transitions += 1,
                 _ => {}
             }
         }
+        transitions += usize::from(has_child_states || std::ptr::eq(e, root));
     }
     (states, transitions)
 }
