@@ -103,16 +103,17 @@ pub struct State {
     pub kind: StateKind,
     /// Parent index; `None` for the root.
     pub parent: Option<usize>,
-    /// Children (history included) in document order.
-    pub children: Vec<usize>,
+    /// Children (history included) in document order. (The lists of a state are boxed
+    /// slices, kept at their length: a chart may have hundreds of thousands of states.)
+    pub children: Box<[usize]>,
     /// Initial transition (root, compound) or default transition (history).
     pub initial: Option<usize>,
     /// Outgoing `<transition>`s in document order.
-    pub transitions: Vec<usize>,
+    pub transitions: Box<[usize]>,
     /// One block per `<onentry>`.
-    pub onentry: Vec<Block>,
+    pub onentry: Box<[Block]>,
     /// One block per `<onexit>`.
-    pub onexit: Vec<Block>,
+    pub onexit: Box<[Block]>,
     /// `<donedata>` of a final state (boxed: few states have one).
     pub donedata: Option<Box<DoneData>>,
     /// Its `State` name, distinct from every other state's; `None` for the root and history
@@ -123,7 +124,7 @@ pub struct State {
     /// The element name's span.
     pub span: Span,
     /// The XML comment before the element.
-    pub comment: Option<String>,
+    pub comment: Option<Box<str>>,
 }
 
 /// A transition.
@@ -132,13 +133,13 @@ pub struct Transition {
     /// Source state index.
     pub source: usize,
     /// Normalized descriptors (`foo.*` → `foo`); empty for eventless.
-    pub events: Vec<String>,
+    pub events: Box<[String]>,
     /// The `event` attribute as written.
-    pub event_text: Option<String>,
+    pub event_text: Option<Box<str>>,
     /// The `cond` (boxed: most transitions have none).
     pub cond: Option<Box<Cond>>,
     /// Target state indices.
-    pub targets: Vec<usize>,
+    pub targets: Box<[usize]>,
     /// `type="internal"` (initial transitions count as internal).
     pub internal: bool,
     /// Executable content.

@@ -353,9 +353,9 @@ impl<'a> Parser<'a> {
                 continue;
             }
             let (ns, local) = self.reader.resolve_attribute(key);
-            let value_start = self.offset_of(&attr.value, span.start);
+            let value_start = self.offset_of(&attr.value, span.start as usize);
             let value_span = Span::new(value_start, value_start + attr.value.len());
-            let key_start = self.offset_of(key.as_ref(), span.start);
+            let key_start = self.offset_of(key.as_ref(), span.start as usize);
             // XML 1.0, 3.1 (`AttValue`): a raw `<` is not allowed in an attribute value.
             if let Some(at) = attr.value.iter().position(|&b| b == b'<') {
                 return Err(Diagnostic::error(
@@ -450,10 +450,10 @@ mod tests {
         assert!(doc.root.is_scxml());
         let state = doc.root.elements().next().unwrap();
         assert_eq!(state.name, "state");
-        assert_eq!(&src[state.span.start..state.span.end], "state");
+        assert_eq!(&src[state.span.range()], "state");
         let id = state.attr("id").unwrap();
         assert_eq!(id.value, "a&b");
-        assert_eq!(&src[id.span.start..id.span.end], "a&amp;b");
+        assert_eq!(&src[id.span.range()], "a&amp;b");
     }
 
     #[test]

@@ -131,8 +131,9 @@ pub fn plan(mut chart: Chart) -> Plan {
     let mut done_data = Vec::new();
     let mut state_done_data = Vec::with_capacity(n);
     for (i, s) in chart.states.iter_mut().enumerate() {
-        let mut push_all = |list: Vec<Block>| {
-            list.into_iter()
+        let mut push_all = |list: Box<[Block]>| {
+            list.into_vec()
+                .into_iter()
                 .map(|b| {
                     blocks.push(b);
                     blocks.len() - 1

@@ -139,8 +139,8 @@ pub fn check_code(
     }
     Ok(Code::new(crate::chart::CodeParts {
         text: text.to_owned(),
-        line: src.line(span.start),
-        column: src.column_bounded(span.start, 4096),
+        line: src.line(span.start as usize),
+        column: src.column_bounded(span.start as usize, 4096),
         tokens: proc_macro2::TokenStream::new(),
         idents: Vec::new(),
     }))

@@ -92,7 +92,7 @@ impl<'a> Validator<'a> {
             }
         };
         let span = self.states[index].span;
-        self.set_default_transition(index, targets, true, content, line, span);
+        self.set_default_transition(index, targets.into(), true, content, line, span);
     }
 
     /// Gives state `index` its initial transition (a compound state or the root, `internal`)
@@ -101,7 +101,7 @@ impl<'a> Validator<'a> {
     fn set_default_transition(
         &mut self,
         index: usize,
-        targets: Vec<usize>,
+        targets: Box<[usize]>,
         internal: bool,
         content: Option<Block>,
         line: u32,
@@ -110,7 +110,7 @@ impl<'a> Validator<'a> {
         let t = self.transitions.len();
         self.transitions.push(Transition {
             source: index,
-            events: Vec::new(),
+            events: Box::default(),
             event_text: None,
             cond: None,
             targets,
@@ -176,7 +176,7 @@ impl<'a> Validator<'a> {
         }
         let content = self.block(t, format!("default transition of history `{id}`"));
         let line = self.line(t.span);
-        self.set_default_transition(index, targets, false, Some(content), line, t.span);
+        self.set_default_transition(index, targets.into(), false, Some(content), line, t.span);
     }
 
     /// A `<history>` without a default `<transition>` (SCXML 1.0 requires one): like Qt and

@@ -145,13 +145,13 @@ impl<'a> Validator<'a> {
     }
 
     fn line(&self, span: Span) -> u32 {
-        self.src.line(span.start)
+        self.src.line(span.start as usize)
     }
 
     /// 1-based column of a span's start, in characters, for the error sites of executable
     /// content; in bytes past 4 KiB into a line, so a huge one-line chart stays linear.
     fn column(&self, span: Span) -> u32 {
-        self.src.column_bounded(span.start, 4096)
+        self.src.column_bounded(span.start as usize, 4096)
     }
 
     fn run(&mut self, root: &'a Element) -> Option<Chart> {
@@ -238,10 +238,6 @@ impl<'a> Validator<'a> {
         let script = self.top_level_script(root);
         let declared_events = self.declared_events(root);
         self.assign_state_names();
-        for s in &mut self.states {
-            s.children.shrink_to_fit();
-            s.transitions.shrink_to_fit();
-        }
         let event_consts = self.event_consts();
         let event_variants = self.event_variants();
         let type_name = self.type_name(&name);
@@ -400,30 +396,31 @@ impl<'a> Validator<'a> {
             generated_id,
             kind,
             parent,
-            children: Vec::new(),
+            children: Box::default(),
             initial: None,
-            transitions: Vec::new(),
-            onentry: Vec::new(),
-            onexit: Vec::new(),
+            transitions: Box::default(),
+            onentry: Box::default(),
+            onexit: Box::default(),
             donedata: None,
             rust_name: None,
             line: self.line(e.span),
             span: e.span,
-            comment: e.comment.map(str::to_owned),
+            comment: e.comment.map(Box::from),
         });
         self.elements.push(e);
         if kind != StateKind::Root {
             self.check_element(e);
         }
+        let mut children = Vec::new();
         for child in e.elements().filter(|c| c.is_scxml()) {
             match &*child.name {
                 "state" | "parallel" | "final" | "history" => {
-                    let c = self.collect_state(child, Some(index));
-                    self.states[index].children.push(c);
+                    children.push(self.collect_state(child, Some(index)));
                 }
                 _ => {}
             }
         }
+        self.states[index].children = children.into_boxed_slice();
         index
     }
 
@@ -485,6 +482,7 @@ impl<'a> Validator<'a> {
         let children = e
             .elements()
             .filter(|c| c.is_scxml() && kind != StateKind::Root);
+        let (mut transitions, mut onentry, mut onexit) = (Vec::new(), Vec::new(), Vec::new());
         for child in children {
             match &*child.name {
                 "transition" if !kind.is_history() => {
@@ -493,16 +491,16 @@ impl<'a> Validator<'a> {
                         continue;
                     }
                     if let Some(t) = self.transition(child, index) {
-                        self.states[index].transitions.push(t);
+                        transitions.push(t);
                     }
                 }
                 "onentry" => {
                     let block = self.block(child, format!("<onentry> of `{id}`"));
-                    self.states[index].onentry.push(block);
+                    onentry.push(block);
                 }
                 "onexit" => {
                     let block = self.block(child, format!("<onexit> of `{id}`"));
-                    self.states[index].onexit.push(block);
+                    onexit.push(block);
                 }
                 "donedata" => {
                     self.check_element(child);
@@ -517,6 +515,10 @@ impl<'a> Validator<'a> {
                 _ => {}
             }
         }
+        let state = &mut self.states[index];
+        state.transitions = transitions.into_boxed_slice();
+        state.onentry = onentry.into_boxed_slice();
+        state.onexit = onexit.into_boxed_slice();
         match kind {
             StateKind::Root | StateKind::Compound => self.initial(index, e),
             StateKind::ShallowHistory | StateKind::DeepHistory => self.history_default(index, e),
@@ -536,20 +538,13 @@ impl<'a> Validator<'a> {
                 );
             }
         }
-        // A chart may hold hundreds of thousands of states: their lists are kept at the
-        // length they have (pushing leaves room for four).
-        let state = &mut self.states[index];
-        state.children.shrink_to_fit();
-        state.transitions.shrink_to_fit();
-        state.onentry.shrink_to_fit();
-        state.onexit.shrink_to_fit();
     }
 
     fn transition(&mut self, t: &'a Element, source: usize) -> Option<usize> {
         self.check_element(t);
         let line = self.line(t.span);
         let mut events = Vec::new();
-        let event_text = t.attr("event").map(|a| a.value.to_string());
+        let event_text = t.attr("event").map(|a| Box::from(&*a.value));
         if let Some(a) = t.attr("event") {
             if a.value.trim().is_empty() {
                 self.error(
@@ -593,15 +588,12 @@ impl<'a> Validator<'a> {
         let content = self.block(t, format!("<transition> of `{id}`"));
         let index = self.transitions.len();
         // Lists of one or two grow to four entries; a big chart has many transitions.
-        let (mut events, mut targets) = (events, targets);
-        events.shrink_to_fit();
-        targets.shrink_to_fit();
         self.transitions.push(Transition {
             source,
-            events,
+            events: events.into_boxed_slice(),
             event_text,
             cond,
-            targets,
+            targets: targets.into_boxed_slice(),
             internal,
             content: Some(content).filter(|b| !b.body.is_empty()),
             line,
