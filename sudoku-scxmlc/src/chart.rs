@@ -142,8 +142,8 @@ pub struct Transition {
     pub targets: Box<[usize]>,
     /// `type="internal"` (initial transitions count as internal).
     pub internal: bool,
-    /// Executable content.
-    pub content: Option<Block>,
+    /// Executable content (boxed: most transitions have none).
+    pub content: Option<Box<Block>>,
     /// 1-based line.
     pub line: u32,
     /// The element's span.
@@ -156,7 +156,7 @@ pub struct Block {
     /// 1-based line of the element holding it.
     pub line: u32,
     /// What holds it, e.g. ``<onentry> of `game` ``.
-    pub owner: String,
+    pub owner: Box<str>,
     /// The elements.
     pub body: Vec<Exec>,
 }

@@ -1,5 +1,6 @@
 //! Located diagnostics: what went wrong, where in the chart, rendered with the chart's line.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -86,25 +87,33 @@ impl Diagnostic {
 /// Longest snippet line shown, in characters.
 const MAX_SNIPPET: usize = 100;
 
-/// A chart's text with a line index, for turning byte offsets into lines and columns.
+/// A chart's text with a line index, for turning byte offsets into lines and columns. The
+/// text is borrowed when the caller keeps it (`'t`), owned when it gives it away.
 #[derive(Debug, Clone)]
-pub struct SourceFile {
+pub struct SourceFile<'t> {
     path: PathBuf,
-    text: String,
+    text: Cow<'t, str>,
     /// The byte offset of each line's start.
     line_starts: Vec<u32>,
     fingerprint: u64,
 }
 
-impl SourceFile {
-    /// Wraps a chart's text; `path` is what messages print. A leading byte-order mark is
-    /// dropped (it is not part of the document, and would shift line 1's columns): byte
-    /// offsets are into [`text`](SourceFile::text), which is what the parser must read.
-    pub fn new(path: impl Into<PathBuf>, text: impl Into<String>) -> Self {
-        let mut text = text.into();
-        if text.starts_with('\u{FEFF}') {
-            text.drain(..'\u{FEFF}'.len_utf8());
-        }
+impl<'t> SourceFile<'t> {
+    /// Wraps a chart's text (a `&str` is borrowed, a `String` taken, never copied); `path`
+    /// is what messages print. A leading byte-order mark is dropped (it is not part of the
+    /// document, and would shift line 1's columns): byte offsets are into
+    /// [`text`](SourceFile::text), which is what the parser must read.
+    pub fn new(path: impl Into<PathBuf>, text: impl Into<Cow<'t, str>>) -> Self {
+        let bom = '\u{FEFF}'.len_utf8();
+        let text = match text.into() {
+            Cow::Borrowed(t) => Cow::Borrowed(t.strip_prefix('\u{FEFF}').unwrap_or(t)),
+            Cow::Owned(mut t) => {
+                if t.starts_with('\u{FEFF}') {
+                    t.drain(..bom);
+                }
+                Cow::Owned(t)
+            }
+        };
         // 32-bit offsets, like `Span`'s (past 4 GiB, far beyond `MAX_SIZE`, they saturate).
         let line_starts = std::iter::once(0)
             .chain(
@@ -237,7 +246,7 @@ impl SourceFile {
 }
 
 /// Diagnostics rendered against their chart.
-pub struct Rendered<'a>(pub &'a SourceFile, pub &'a [Diagnostic]);
+pub struct Rendered<'a>(pub &'a SourceFile<'a>, pub &'a [Diagnostic]);
 
 /// At most this many diagnostics are rendered; the rest are counted.
 pub const MAX_RENDERED: usize = 100;

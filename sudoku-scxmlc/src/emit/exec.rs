@@ -157,11 +157,15 @@ impl Emitter<'_> {
             Cond::Rust(c) => (num(c.line), num(c.column)),
             Cond::In(_) => (num(line), num(0)),
         };
+        // Literals are interpolated, not written in `quote!`: `quote!` tokenizes a written
+        // literal from text, and proc-macro2 (with `span-locations`) keeps every text it
+        // tokenizes until the thread ends, a few hundred bytes per generated function.
+        let element = "transition";
         quote! {
             #[doc = #doc]
             fn #name(__data: &#data, __ctx: &#rt::Context<Event>) -> ::core::result::Result<bool, #rt::ExecError> {
                 #rt::__private::run_chart_code(|| ::core::result::Result::Ok(#body))
-                    .map_err(|e| e.at("transition", #line, #column))
+                    .map_err(|e| e.at(#element, #line, #column))
             }
         }
     }
@@ -184,12 +188,12 @@ impl Emitter<'_> {
             .position(|&b| b == Some(index));
         let body = self.exec_list(&block.body);
         self.event_scope = None;
-        let (tag, line) = (block_tag(&block.owner), num(block.line));
+        let (tag, line, zero) = (block_tag(&block.owner), num(block.line), num(0));
         quote! {
             #[doc = #doc]
             fn #name(__data: &mut #data, __ctx: &mut #rt::Context<Event>) -> ::core::result::Result<(), #rt::ExecError> {
                 // The element an error comes from: each statement updates it.
-                let mut __site: (&'static str, u32, u32) = (#tag, #line, 0);
+                let mut __site: (&'static str, u32, u32) = (#tag, #line, #zero);
                 // A panic is caught here, while the site of the statement is still known.
                 let __result = #rt::__private::run_chart_code(|| -> ::core::result::Result<(), #rt::ExecError> {
                     #body

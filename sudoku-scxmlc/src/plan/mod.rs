@@ -122,7 +122,7 @@ pub fn plan(mut chart: Chart) -> Plan {
             conditions.len() - 1
         }));
         transition_block.push(t.content.take().map(|b| {
-            blocks.push(b);
+            blocks.push(*b);
             blocks.len() - 1
         }));
     }

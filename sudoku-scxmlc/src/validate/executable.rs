@@ -18,7 +18,7 @@ impl<'a> Validator<'a> {
         let body = self.exec_list(e.elements().filter(|c| c.is_scxml()).collect());
         Block {
             line: self.line(e.span),
-            owner,
+            owner: owner.into_boxed_str(),
             body,
         }
     }

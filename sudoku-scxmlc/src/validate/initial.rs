@@ -115,7 +115,7 @@ impl<'a> Validator<'a> {
             cond: None,
             targets,
             internal,
-            content: content.filter(|b| !b.body.is_empty()),
+            content: content.filter(|b| !b.body.is_empty()).map(Box::new),
             line,
             span,
         });
@@ -188,7 +188,7 @@ impl<'a> Validator<'a> {
         let (targets, content) = match self.states[parent].initial {
             Some(t) => (
                 self.transitions[t].targets.clone(),
-                self.transitions[t].content.clone(),
+                self.transitions[t].content.as_deref().cloned(),
             ),
             // A `<parallel>` enters every child region.
             None => (

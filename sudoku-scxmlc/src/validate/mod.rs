@@ -119,7 +119,7 @@ fn validate_root(
 }
 
 pub(crate) struct Validator<'a> {
-    src: &'a SourceFile,
+    src: &'a SourceFile<'a>,
     base_dir: Option<&'a Path>,
     nesting: &'a Nesting<'a>,
     registry_loaded: bool,
@@ -595,7 +595,7 @@ impl<'a> Validator<'a> {
             cond,
             targets: targets.into_boxed_slice(),
             internal,
-            content: Some(content).filter(|b| !b.body.is_empty()),
+            content: Some(content).filter(|b| !b.body.is_empty()).map(Box::new),
             line,
             span: t.span,
         });
@@ -726,7 +726,7 @@ impl<'a> Validator<'a> {
         }
         Some(Block {
             line: self.line(first.span),
-            owner: "top-level <script>".to_owned(),
+            owner: "top-level <script>".into(),
             body,
         })
     }
