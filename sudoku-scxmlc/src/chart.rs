@@ -63,6 +63,10 @@ pub struct Chart {
     pub event_payloads: Vec<Payload>,
     /// Files the chart pulls in (`<script src>`, `<data src>`), for `rerun-if-changed`.
     pub included_files: Vec<PathBuf>,
+    /// Warnings found but not kept among the diagnostics, this chart's and its inline
+    /// children's: past the first [`MAX_RENDERED`](crate::diagnostic::MAX_RENDERED) warnings
+    /// only their number is rendered (`validate::reachability::Warnings`).
+    pub omitted_warnings: usize,
 }
 
 /// The payload of one event's variant.

@@ -285,7 +285,7 @@ impl Config {
         let Some(chart) = chart else {
             return Err(fail(diagnostics));
         };
-        let mut warnings = render_warnings(&src, &diagnostics);
+        let mut warnings = render_warnings(&src, &diagnostics, chart.omitted_warnings);
         let included_files = chart.included_files.clone();
         let plan = plan::plan(chart);
         let newtype = match self.state_newtype {
@@ -369,7 +369,7 @@ impl Config {
         );
         drop(document);
         match chart {
-            Some(_) => Ok(render_warnings(&src, &diagnostics)),
+            Some(chart) => Ok(render_warnings(&src, &diagnostics, chart.omitted_warnings)),
             None => Err(Error::chart(&src, diagnostics)),
         }
     }
@@ -383,7 +383,9 @@ impl Config {
 }
 
 /// The warnings among `diagnostics`, rendered (at most `MAX_RENDERED`, then a count).
-fn render_warnings(src: &SourceFile, diagnostics: &[Diagnostic]) -> Vec<String> {
+/// The first `MAX_RENDERED` warnings among `diagnostics`, rendered, and a line counting the
+/// others (`omitted` more were found and not kept: `Chart::omitted_warnings`).
+fn render_warnings(src: &SourceFile, diagnostics: &[Diagnostic], omitted: usize) -> Vec<String> {
     let all: Vec<&Diagnostic> = diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Warning)
@@ -393,11 +395,12 @@ fn render_warnings(src: &SourceFile, diagnostics: &[Diagnostic]) -> Vec<String> 
         .take(crate::diagnostic::MAX_RENDERED)
         .map(|d| src.render(d))
         .collect();
-    if all.len() > crate::diagnostic::MAX_RENDERED {
+    let total = all.len() + omitted;
+    if total > crate::diagnostic::MAX_RENDERED {
         warnings.push(format!(
             "{}: … and {} more warnings not shown\n",
             src.path().display(),
-            all.len() - crate::diagnostic::MAX_RENDERED
+            total - crate::diagnostic::MAX_RENDERED
         ));
     }
     warnings

@@ -188,7 +188,9 @@ impl Emitter<'_> {
             .position(|&b| b == Some(index));
         let body = self.exec_list(&block.body);
         self.event_scope = None;
-        let (tag, line, zero) = (block_tag(&block.owner), num(block.line), num(0));
+        // Literals are interpolated (see `condition_fn`), tuple indices too.
+        let (tag, line) = (block_tag(&block.owner), num(block.line));
+        let (zero, one, two) = (num(0), num(1), num(2));
         quote! {
             #[doc = #doc]
             fn #name(__data: &mut #data, __ctx: &mut #rt::Context<Event>) -> ::core::result::Result<(), #rt::ExecError> {
@@ -199,7 +201,7 @@ impl Emitter<'_> {
                     #body
                     ::core::result::Result::Ok(())
                 });
-                __result.map_err(|e| e.at(__site.0, __site.1, __site.2))
+                __result.map_err(|e| e.at(__site.#zero, __site.#one, __site.#two))
             }
         }
     }

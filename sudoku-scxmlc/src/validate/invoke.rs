@@ -208,6 +208,7 @@ impl<'a> Validator<'a> {
         let nesting = self.nested(root.span, None)?;
         let (chart, diags) = validate_root(root, self.src, self.base_dir, &nesting);
         self.diags.extend(diags);
+        self.omitted_warnings += chart.as_ref().map_or(0, |c| c.omitted_warnings);
         let key = format!("inline-chart:{line}");
         self.add_child(chart?, line, Some(key.clone()));
         Some(Code::new(crate::chart::CodeParts {
@@ -235,6 +236,7 @@ impl<'a> Validator<'a> {
         let nesting = self.nested(root.span, None)?;
         let (chart, diags) = validate_root(root, self.src, self.base_dir, &nesting);
         self.diags.extend(diags);
+        self.omitted_warnings += chart.as_ref().map_or(0, |c| c.omitted_warnings);
         chart
     }
 
@@ -312,11 +314,18 @@ impl<'a> Validator<'a> {
                 &diags,
             );
         } else {
-            let warnings: String = diags
+            let mut warnings: String = diags
                 .iter()
                 .filter(|d| d.severity == Severity::Warning)
                 .map(|d| file.render(d))
                 .collect();
+            let omitted = chart.as_ref().map_or(0, |c| c.omitted_warnings);
+            if omitted > 0 {
+                warnings.push_str(&format!(
+                    "{}: … and {omitted} more warnings not shown\n",
+                    file.path().display()
+                ));
+            }
             if !warnings.is_empty() {
                 self.diags.push(Diagnostic::warning(
                     src.span,

@@ -19,7 +19,7 @@ mod reachability;
 mod rules;
 
 use crate::chart::{Block, Chart, Cond, DatamodelKind, State, Transition};
-use crate::diagnostic::{Diagnostic, SourceFile, Span};
+use crate::diagnostic::{Diagnostic, Severity, SourceFile, Span, MAX_RENDERED};
 use crate::parse::{Attribute, Document, Element, RUST_NS, SCXML_NS};
 use crate::runtime::{normalize_descriptor, StateKind};
 pub(crate) use code::is_rust_ident;
@@ -104,16 +104,24 @@ fn validate_root(
         event_names: Vec::new(),
         included_files: Vec::new(),
         invokes: Vec::new(),
+        omitted_warnings: 0,
     };
-    let chart = v.run(root);
+    let mut chart = v.run(root);
     let has_error = v
         .diags
         .iter()
         .any(|d| d.severity == crate::diagnostic::Severity::Error);
-    // Warnings only for a chart without errors: they would mostly echo the errors.
-    if let (Some(chart), false) = (&chart, has_error) {
-        v.diags.extend(reachability::warnings(chart));
-        v.diags.extend(cycles::warnings(chart));
+    // Warnings only for a chart without errors: they would mostly echo the errors. Past the
+    // ones rendered, they are only counted.
+    if let (Some(chart), false) = (&mut chart, has_error) {
+        let found = v.diags.iter().filter(|d| d.severity == Severity::Warning);
+        let mut warnings = reachability::Warnings::new(MAX_RENDERED.saturating_sub(found.count()));
+        reachability::warnings(chart, &mut warnings);
+        for d in cycles::warnings(chart) {
+            warnings.push(|| d);
+        }
+        v.diags.extend(warnings.kept);
+        chart.omitted_warnings += warnings.omitted;
     }
     (if has_error { None } else { chart }, v.diags)
 }
@@ -137,6 +145,8 @@ pub(crate) struct Validator<'a> {
     event_names: Vec<(String, u32, Span)>,
     included_files: Vec<PathBuf>,
     invokes: Vec<crate::chart::Invoke>,
+    /// Warnings of inline child charts counted but not kept (`Chart::omitted_warnings`).
+    omitted_warnings: usize,
 }
 
 impl<'a> Validator<'a> {
@@ -260,6 +270,7 @@ impl<'a> Validator<'a> {
             event_names: std::mem::take(&mut self.event_names),
             included_files: std::mem::take(&mut self.included_files),
             event_payloads: Vec::new(),
+            omitted_warnings: self.omitted_warnings,
         };
         let (payloads, diags) = payloads::payloads(&chart);
         self.diags.extend(diags);
