@@ -37,8 +37,9 @@ pub struct Document<'src> {
 pub struct Element<'src> {
     /// Local name, e.g. `transition`.
     pub name: &'src str,
-    /// Namespace URI, if bound (shared by every element and attribute of that namespace).
-    pub namespace: Option<Rc<str>>,
+    /// Namespace URI, if bound (shared by every element and attribute of that namespace;
+    /// an `Rc<String>` is one pointer wide, an `Rc<str>` two).
+    pub namespace: Option<Rc<String>>,
     /// The element name in its start tag (`<transition` without the `<`).
     pub span: Span,
     /// Attributes in source order (namespace declarations excluded).
@@ -56,7 +57,7 @@ pub struct Attribute<'src> {
     /// Local name.
     pub name: &'src str,
     /// Namespace URI, if the attribute is prefixed.
-    pub namespace: Option<Rc<str>>,
+    pub namespace: Option<Rc<String>>,
     /// The unescaped value (borrowed when it has no references to expand).
     pub value: Cow<'src, str>,
     /// The raw value between the quotes.
@@ -83,6 +84,13 @@ pub struct Text<'src> {
     pub span: Span,
 }
 
+impl Attribute<'_> {
+    /// The namespace URI, if the attribute is prefixed.
+    pub fn namespace(&self) -> Option<&str> {
+        self.namespace.as_deref().map(String::as_str)
+    }
+}
+
 impl<'src> Element<'src> {
     /// The attribute `name` without a namespace, if present.
     pub fn attr(&self, name: &str) -> Option<&Attribute<'src>> {
@@ -94,7 +102,7 @@ impl<'src> Element<'src> {
     pub fn attr_ns(&self, ns: &str, name: &str) -> Option<&Attribute<'src>> {
         self.attrs
             .iter()
-            .find(|a| a.name == name && a.namespace.as_deref() == Some(ns))
+            .find(|a| a.name == name && a.namespace() == Some(ns))
     }
     /// Child elements.
     pub fn elements(&self) -> impl Iterator<Item = &Element<'src>> {
@@ -117,7 +125,11 @@ impl<'src> Element<'src> {
     }
     /// Whether this element is in the SCXML namespace.
     pub fn is_scxml(&self) -> bool {
-        self.namespace.as_deref() == Some(SCXML_NS)
+        self.namespace() == Some(SCXML_NS)
+    }
+    /// The namespace URI, if bound.
+    pub fn namespace(&self) -> Option<&str> {
+        self.namespace.as_deref().map(String::as_str)
     }
 }
 
@@ -137,7 +149,7 @@ struct Parser<'a> {
     root: Option<Element<'a>>,
     pending_comment: Option<&'a str>,
     /// The namespace URIs met so far, shared rather than copied into every element.
-    namespaces: Vec<Rc<str>>,
+    namespaces: Vec<Rc<String>>,
 }
 
 impl<'a> Parser<'a> {
@@ -315,12 +327,12 @@ impl<'a> Parser<'a> {
     }
 
     /// `uri` as the shared copy of the namespaces met so far.
-    fn intern(&mut self, uri: Option<String>) -> Option<Rc<str>> {
+    fn intern(&mut self, uri: Option<String>) -> Option<Rc<String>> {
         let uri = uri?;
         if let Some(known) = self.namespaces.iter().find(|n| ***n == *uri) {
             return Some(Rc::clone(known));
         }
-        let shared: Rc<str> = uri.into();
+        let shared = Rc::new(uri);
         self.namespaces.push(Rc::clone(&shared));
         Some(shared)
     }

@@ -285,7 +285,7 @@ impl<'a> Validator<'a> {
             return;
         };
         for a in &e.attrs {
-            match a.namespace.as_deref() {
+            match a.namespace() {
                 None if !attrs.contains(&&*a.name) => self.error(
                     a.name_span,
                     format!("`<{}>` has no attribute `{}`", e.name, a.name),
@@ -618,7 +618,7 @@ impl<'a> Validator<'a> {
     fn declared_events(&mut self, root: &Element) -> Vec<crate::chart::DeclaredEvent> {
         let mut declared: Vec<crate::chart::DeclaredEvent> = Vec::new();
         for e in root.elements() {
-            if e.namespace.as_deref() != Some(RUST_NS) {
+            if e.namespace() != Some(RUST_NS) {
                 continue;
             }
             if e.name != "event" {
