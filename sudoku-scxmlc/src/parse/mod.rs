@@ -30,6 +30,22 @@ pub const MAX_SIZE: usize = 64 * 1024 * 1024;
 pub struct Document<'src> {
     /// The document element (`<scxml>` in a valid chart).
     pub root: Element<'src>,
+    /// The comments that document elements: (the element's `span.start`, the trimmed
+    /// comment right before its start tag, only blank text between), in document order.
+    /// Kept beside the tree, not in every element: few elements have one.
+    pub comments: Comments<'src>,
+}
+
+/// The comments of a [`Document`]'s elements, by the start of the element's name.
+#[derive(Debug, Clone, Default)]
+pub struct Comments<'src>(pub Vec<(u32, &'src str)>);
+
+impl<'src> Comments<'src> {
+    /// The comment right before `e`'s start tag, if any (the generated docs of a state).
+    pub fn of(&self, e: &Element<'_>) -> Option<&'src str> {
+        let i = self.0.binary_search_by_key(&e.span.start, |c| c.0).ok()?;
+        Some(self.0[i].1)
+    }
 }
 
 /// An XML element with its namespace, attributes and children.
@@ -46,9 +62,6 @@ pub struct Element<'src> {
     pub attrs: Box<[Attribute<'src>]>,
     /// Child nodes in source order.
     pub children: Box<[Node<'src>]>,
-    /// The XML comment right before this element's start tag (only blank text between),
-    /// trimmed, if any: the generated docs of a state.
-    pub comment: Option<&'src str>,
 }
 
 /// One attribute.
@@ -148,6 +161,7 @@ struct Parser<'a> {
     stack: Vec<(Element<'a>, Vec<Node<'a>>)>,
     root: Option<Element<'a>>,
     pending_comment: Option<&'a str>,
+    comments: Vec<(u32, &'a str)>,
     /// The namespace URIs met so far, shared rather than copied into every element.
     namespaces: Vec<Rc<String>>,
 }
@@ -165,6 +179,7 @@ impl<'a> Parser<'a> {
             stack: Vec::new(),
             root: None,
             pending_comment: None,
+            comments: Vec::new(),
             namespaces: Vec::new(),
         }
     }
@@ -230,8 +245,10 @@ impl<'a> Parser<'a> {
             let end = self.reader.buffer_position() as usize;
             match event {
                 Event::Start(e) => {
-                    let mut element = self.element(&e, ns, start)?;
-                    element.comment = self.pending_comment.take();
+                    let element = self.element(&e, ns, start)?;
+                    if let Some(comment) = self.pending_comment.take() {
+                        self.comments.push((element.span.start, comment));
+                    }
                     if self.stack.len() >= MAX_DEPTH {
                         return Err(Diagnostic::error(
                             element.span,
@@ -241,8 +258,10 @@ impl<'a> Parser<'a> {
                     self.stack.push((element, Vec::new()));
                 }
                 Event::Empty(e) => {
-                    let mut element = self.element(&e, ns, start)?;
-                    element.comment = self.pending_comment.take();
+                    let element = self.element(&e, ns, start)?;
+                    if let Some(comment) = self.pending_comment.take() {
+                        self.comments.push((element.span.start, comment));
+                    }
                     self.close(element)?;
                 }
                 Event::End(_) => {
@@ -318,7 +337,10 @@ impl<'a> Parser<'a> {
             ));
         }
         match self.root {
-            Some(root) => Ok(Document { root }),
+            Some(root) => Ok(Document {
+                root,
+                comments: Comments(self.comments),
+            }),
             None => Err(Diagnostic::error(
                 Span::new(0, 0),
                 "the chart has no root element",
@@ -397,7 +419,6 @@ impl<'a> Parser<'a> {
             // have one or two attributes, and a big chart has hundreds of thousands.
             attrs: attrs.into_boxed_slice(),
             children: Box::default(),
-            comment: None,
         })
     }
 

@@ -185,7 +185,7 @@ impl<'a> Validator<'a> {
                 type_name: Some("Invoked"),
             };
             let (chart, diags) = match &parsed {
-                Ok(doc) => validate_root(&doc.root, &file, path.parent(), &nesting),
+                Ok(doc) => validate_root(&doc.root, &doc.comments, &file, path.parent(), &nesting),
                 Err(diags) => (None, diags.clone()),
             };
             match chart {
@@ -206,7 +206,8 @@ impl<'a> Validator<'a> {
     pub(super) fn chart_value(&mut self, root: &Element) -> Option<Code> {
         let line = self.line(root.span);
         let nesting = self.nested(root.span, None)?;
-        let (chart, diags) = validate_root(root, self.src, self.base_dir, &nesting);
+        let (chart, diags) =
+            validate_root(root, self.comments, self.src, self.base_dir, &nesting);
         self.diags.extend(diags);
         self.omitted_warnings += chart.as_ref().map_or(0, |c| c.omitted_warnings);
         let key = format!("inline-chart:{line}");
@@ -234,7 +235,8 @@ impl<'a> Validator<'a> {
             return None;
         };
         let nesting = self.nested(root.span, None)?;
-        let (chart, diags) = validate_root(root, self.src, self.base_dir, &nesting);
+        let (chart, diags) =
+            validate_root(root, self.comments, self.src, self.base_dir, &nesting);
         self.diags.extend(diags);
         self.omitted_warnings += chart.as_ref().map_or(0, |c| c.omitted_warnings);
         chart
@@ -305,7 +307,13 @@ impl<'a> Validator<'a> {
             }
         };
         let nesting = self.nested(src.span, Some(&path))?;
-        let (chart, diags) = validate_root(&document.root, &file, path.parent(), &nesting);
+        let (chart, diags) = validate_root(
+            &document.root,
+            &document.comments,
+            &file,
+            path.parent(),
+            &nesting,
+        );
         if chart.is_none() {
             self.child_file_errors(
                 src.span,

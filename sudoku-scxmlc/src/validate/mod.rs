@@ -20,7 +20,7 @@ mod rules;
 
 use crate::chart::{Block, Chart, Cond, DatamodelKind, State, Transition};
 use crate::diagnostic::{Diagnostic, Severity, SourceFile, Span, MAX_RENDERED};
-use crate::parse::{Attribute, Document, Element, RUST_NS, SCXML_NS};
+use crate::parse::{Attribute, Comments, Document, Element, RUST_NS, SCXML_NS};
 use crate::runtime::{normalize_descriptor, StateKind};
 pub(crate) use code::is_rust_ident;
 use code::CodeKind;
@@ -47,7 +47,7 @@ pub fn validate(
         verbatim: names.verbatim_state_names,
         type_name: names.type_name,
     };
-    validate_root(&doc.root, src, base_dir, &nesting)
+    validate_root(&doc.root, &doc.comments, src, base_dir, &nesting)
 }
 
 /// How `Config` asks for Rust names to be chosen.
@@ -82,12 +82,14 @@ pub(crate) struct Nesting<'a> {
 /// child chart of an `<invoke>`).
 fn validate_root(
     root: &Element,
+    comments: &Comments<'_>,
     src: &SourceFile,
     base_dir: Option<&Path>,
     nesting: &Nesting<'_>,
 ) -> (Option<Chart>, Vec<Diagnostic>) {
     let mut v = Validator {
         src,
+        comments,
         base_dir,
         nesting,
         registry_loaded: false,
@@ -128,6 +130,8 @@ fn validate_root(
 
 pub(crate) struct Validator<'a> {
     src: &'a SourceFile<'a>,
+    /// The comments of the document `root` is in.
+    comments: &'a Comments<'a>,
     base_dir: Option<&'a Path>,
     nesting: &'a Nesting<'a>,
     registry_loaded: bool,
@@ -416,7 +420,7 @@ impl<'a> Validator<'a> {
             rust_name: None,
             line: self.line(e.span),
             span: e.span,
-            comment: e.comment.map(Box::from),
+            comment: self.comments.of(e).map(Box::from),
         });
         self.elements.push(e);
         if kind != StateKind::Root {
