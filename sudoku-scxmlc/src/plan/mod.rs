@@ -30,9 +30,9 @@ pub struct Plan {
     /// Table blocks in emission order.
     pub blocks: Vec<Block>,
     /// Per state: block indices of its `<onentry>` elements.
-    pub onentry: Vec<Vec<usize>>,
+    pub onentry: Vec<Box<[usize]>>,
     /// Per state: block indices of its `<onexit>` elements.
-    pub onexit: Vec<Vec<usize>>,
+    pub onexit: Vec<Box<[usize]>>,
     /// Per transition: block index of its content.
     pub transition_block: Vec<Option<usize>>,
     /// Block index of the top-level script.
@@ -99,8 +99,12 @@ pub fn plan(mut chart: Chart) -> Plan {
         })
         .collect();
 
-    // Names (chosen by `validate`, which reports every problem with them).
-    let variants = chart.states.iter().map(|s| s.rust_name.clone()).collect();
+    // Names (chosen by `validate`, which reports every problem with them), moved here.
+    let variants = chart
+        .states
+        .iter_mut()
+        .map(|s| s.rust_name.take())
+        .collect();
     let events = chart
         .event_consts
         .iter()
@@ -138,7 +142,7 @@ pub fn plan(mut chart: Chart) -> Plan {
                     blocks.push(b);
                     blocks.len() - 1
                 })
-                .collect::<Vec<_>>()
+                .collect::<Box<[_]>>()
         };
         onentry.push(push_all(std::mem::take(&mut s.onentry)));
         onexit.push(push_all(std::mem::take(&mut s.onexit)));

@@ -206,8 +206,7 @@ impl<'a> Validator<'a> {
     pub(super) fn chart_value(&mut self, root: &Element) -> Option<Code> {
         let line = self.line(root.span);
         let nesting = self.nested(root.span, None)?;
-        let (chart, diags) =
-            validate_root(root, self.comments, self.src, self.base_dir, &nesting);
+        let (chart, diags) = validate_root(root, self.comments, self.src, self.base_dir, &nesting);
         self.diags.extend(diags);
         self.omitted_warnings += chart.as_ref().map_or(0, |c| c.omitted_warnings);
         let key = format!("inline-chart:{line}");
@@ -235,8 +234,7 @@ impl<'a> Validator<'a> {
             return None;
         };
         let nesting = self.nested(root.span, None)?;
-        let (chart, diags) =
-            validate_root(root, self.comments, self.src, self.base_dir, &nesting);
+        let (chart, diags) = validate_root(root, self.comments, self.src, self.base_dir, &nesting);
         self.diags.extend(diags);
         self.omitted_warnings += chart.as_ref().map_or(0, |c| c.omitted_warnings);
         chart
