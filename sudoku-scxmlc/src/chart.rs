@@ -116,19 +116,42 @@ pub struct State {
     pub transitions: Box<[usize]>,
     /// One block per `<onentry>`.
     pub onentry: Box<[Block]>,
-    /// One block per `<onexit>`.
-    pub onexit: Box<[Block]>,
-    /// `<donedata>` of a final state (boxed: few states have one).
-    pub donedata: Option<Box<DoneData>>,
+    /// What few states have, when it has any: `<onexit>`, done data, a comment (boxed
+    /// together: a chart may have hundreds of thousands of states).
+    pub extras: Option<Box<StateExtras>>,
     /// Its `State` name, distinct from every other state's; `None` for the root and history
     /// states.
-    pub rust_name: Option<String>,
+    pub rust_name: Option<Box<str>>,
     /// 1-based line.
     pub line: u32,
     /// The element name's span.
     pub span: Span,
+}
+
+/// What few [`State`]s hold.
+#[derive(Debug, Clone, Default)]
+pub struct StateExtras {
+    /// One block per `<onexit>`.
+    pub onexit: Box<[Block]>,
+    /// `<donedata>` of a final state (boxed: fewer still have one).
+    pub donedata: Option<Box<DoneData>>,
     /// The XML comment before the element.
     pub comment: Option<Box<str>>,
+}
+
+impl State {
+    /// One block per `<onexit>`.
+    pub fn onexit(&self) -> &[Block] {
+        self.extras.as_ref().map_or(&[], |x| &x.onexit)
+    }
+    /// The XML comment before the element.
+    pub fn comment(&self) -> Option<&str> {
+        self.extras.as_ref().and_then(|x| x.comment.as_deref())
+    }
+    /// The extras, made when the state gets its first one.
+    pub fn extras_mut(&mut self) -> &mut StateExtras {
+        self.extras.get_or_insert_with(Box::default)
+    }
 }
 
 /// A transition.

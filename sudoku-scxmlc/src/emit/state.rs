@@ -147,7 +147,7 @@ impl Emitter<'_> {
         };
         // The chart's comment is free text: a `text` block keeps rustdoc from reading it
         // as Markdown (brackets as links, bare URLs, tags).
-        let mut text = match &s.comment {
+        let mut text = match s.comment() {
             Some(c) => format!(
                 "```text\n{}\n```\n\n",
                 shorten_comment(c, &self.file, s.line).replace("```", "'''")

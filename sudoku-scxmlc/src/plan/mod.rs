@@ -103,7 +103,7 @@ pub fn plan(mut chart: Chart) -> Plan {
     let variants = chart
         .states
         .iter_mut()
-        .map(|s| s.rust_name.take())
+        .map(|s| s.rust_name.take().map(String::from))
         .collect();
     let events = chart
         .event_consts
@@ -144,9 +144,13 @@ pub fn plan(mut chart: Chart) -> Plan {
                 })
                 .collect::<Box<[_]>>()
         };
+        let (exit, dd) = match s.extras.as_deref_mut() {
+            Some(x) => (std::mem::take(&mut x.onexit), x.donedata.take()),
+            None => (Box::default(), None),
+        };
         onentry.push(push_all(std::mem::take(&mut s.onentry)));
-        onexit.push(push_all(std::mem::take(&mut s.onexit)));
-        state_done_data.push(s.donedata.take().map(|d| {
+        onexit.push(push_all(exit));
+        state_done_data.push(dd.map(|d| {
             done_data.push((i, *d));
             done_data.len() - 1
         }));

@@ -415,12 +415,15 @@ impl<'a> Validator<'a> {
             initial: None,
             transitions: Box::default(),
             onentry: Box::default(),
-            onexit: Box::default(),
-            donedata: None,
+            extras: self.comments.of(e).map(|c| {
+                Box::new(crate::chart::StateExtras {
+                    comment: Some(c.into()),
+                    ..Default::default()
+                })
+            }),
             rust_name: None,
             line: self.line(e.span),
             span: e.span,
-            comment: self.comments.of(e).map(Box::from),
         });
         self.elements.push(e);
         if kind != StateKind::Root {
@@ -520,7 +523,7 @@ impl<'a> Validator<'a> {
                 "donedata" => {
                     self.check_element(child);
                     let dd = self.donedata(child);
-                    self.states[index].donedata = Some(Box::new(dd));
+                    self.states[index].extras_mut().donedata = Some(Box::new(dd));
                 }
                 "invoke" => {
                     if let Some(invoke) = self.invoke(child, index) {
@@ -533,7 +536,9 @@ impl<'a> Validator<'a> {
         let state = &mut self.states[index];
         state.transitions = transitions.into_boxed_slice();
         state.onentry = onentry.into_boxed_slice();
-        state.onexit = onexit.into_boxed_slice();
+        if !onexit.is_empty() {
+            state.extras_mut().onexit = onexit.into_boxed_slice();
+        }
         match kind {
             StateKind::Root | StateKind::Compound => self.initial(index, e),
             StateKind::ShallowHistory | StateKind::DeepHistory => self.history_default(index, e),

@@ -160,9 +160,8 @@ impl Validator<'_> {
                     }
                 }
             };
-            let (Wanted::Pretty(mut name) | Wanted::Fixed(mut name)) = want;
-            name.shrink_to_fit();
-            self.states[i].rust_name = Some(name);
+            let (Wanted::Pretty(name) | Wanted::Fixed(name)) = want;
+            self.states[i].rust_name = Some(name.into());
         }
         let states = &self.states;
         let renames = renames(
@@ -171,7 +170,7 @@ impl Validator<'_> {
             |i| fixed.binary_search(&i).is_ok(),
         );
         for (i, name) in renames {
-            self.states[i].rust_name = Some(name);
+            self.states[i].rust_name = Some(name.into());
         }
     }
 
