@@ -506,3 +506,20 @@ pub struct ChildChart {
     /// The validated chart; taken out by the planner.
     pub chart: Option<Box<Chart>>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chart may have hundreds of thousands of states and transitions, built while the
+    /// parsed document is alive: their records stay small (docs/scale.md, "Compiler
+    /// memory").
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn records_stay_small() {
+        use std::mem::size_of;
+        assert_eq!(size_of::<State>(), 144);
+        assert_eq!(size_of::<Transition>(), 88);
+        assert_eq!(size_of::<Block>(), 48);
+    }
+}

@@ -509,6 +509,32 @@ mod tests {
         assert!(parse("<scxml>\t\r\n\u{7f}\u{FEFF}\u{10FFFF}</scxml>").is_ok());
     }
 
+    /// The document of a big chart is alive while its chart is built: its records stay small
+    /// (docs/scale.md, "Compiler memory").
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn records_stay_small() {
+        use std::mem::size_of;
+        assert_eq!(size_of::<Element<'_>>(), 64);
+        assert_eq!(size_of::<Node<'_>>(), 64);
+        assert_eq!(size_of::<Attribute<'_>>(), 64);
+    }
+
+    #[test]
+    fn borrows_what_has_no_references() {
+        let src = r#"<scxml a="plain" b="x &amp; y"><!-- doc --><log>text</log></scxml>"#;
+        let doc = parse(src).unwrap();
+        assert!(matches!(
+            doc.root.attr("a").unwrap().value,
+            Cow::Borrowed("plain")
+        ));
+        assert!(matches!(doc.root.attr("b").unwrap().value, Cow::Owned(ref v) if v == "x & y"));
+        let log = doc.root.elements().next().unwrap();
+        assert_eq!(doc.comments.of(log), Some("doc"));
+        assert_eq!(doc.comments.of(&doc.root), None);
+        assert!(matches!(log.text().unwrap().text, Cow::Borrowed("text")));
+    }
+
     #[test]
     fn bounds_nesting_depth() {
         let src = "<a>".repeat(MAX_DEPTH + 2) + &"</a>".repeat(MAX_DEPTH + 2);
