@@ -94,8 +94,10 @@ fn edit_mode_says_which_of_the_four_verdicts_a_typed_puzzle_gets() {
     assert_eq!(v.message, "No solution: no grid completes these 9 givens.");
     assert!(v.cells.iter().all(|c| !c.error), "no clash");
 
-    // Cancel goes back to the game as it was.
+    // Leaving asks first (9 givens were typed); confirming goes back to the game as it was.
     let v = g.send(events::CANCEL, Value::Null);
+    assert_eq!(v.phase, Phase::Confirming);
+    let v = g.send(events::CONFIRM, Value::Null);
     assert!(g.active(State::Pen));
     assert_eq!(v.phase, Phase::Running);
     assert_eq!(digits(&v), grid_digits(&g.givens));
@@ -112,6 +114,72 @@ fn edit_mode_says_which_of_the_four_verdicts_a_typed_puzzle_gets() {
         v.message
     );
     assert!(v.can.play_draft && v.can.solve_draft);
+    assert!(g.errors().is_empty(), "{:?}", g.errors());
+}
+
+#[test]
+fn leaving_edit_mode_asks_before_the_typed_puzzle_is_lost() {
+    let g = Game::new(QT);
+    // Nothing typed: leaving does not ask.
+    g.send(events::EDIT, json!({ "from": "blank" }));
+    let v = g.send(events::CANCEL, Value::Null);
+    assert_eq!(v.phase, Phase::Running);
+    g.send(events::EDIT, json!({ "from": "current" }));
+    let v = g.send(events::CANCEL, Value::Null);
+    assert_eq!(
+        v.phase,
+        Phase::Running,
+        "the current puzzle unchanged: nothing lost"
+    );
+
+    // Two givens typed: the question says so, and the board still shows the draft.
+    g.send(events::EDIT, json!({ "from": "blank" }));
+    type_given(&g, 0, 0, 5);
+    let typed = type_given(&g, 4, 4, 7);
+    let v = g.send(events::CANCEL, Value::Null);
+    assert_eq!(v.phase, Phase::Confirming);
+    assert_eq!(v.question_title, "Leave edit mode?");
+    assert_eq!(
+        v.question,
+        "Leave edit mode? The puzzle you are typing is lost: the 2 givens typed."
+    );
+    assert_eq!(v.confirm_label, "Leave");
+    assert_eq!(v.cancel_label, "Keep typing");
+    assert!(v.edit_panel, "edit mode's controls stay in the panel");
+    assert_eq!(digits(&v), digits(&typed), "the draft stays on the board");
+    assert!(!v.game_info, "the panel is still about the draft");
+
+    // No: back to typing, the draft whole and still editable.
+    let v = g.send(events::CANCEL, Value::Null);
+    assert!(g.active(State::Drafting));
+    assert_eq!(digits(&v), digits(&typed));
+    assert!(v.cells.iter().all(|c| c.editable));
+
+    // A stray confirm while typing means nothing; asked again, yes goes back to the game.
+    g.send(events::CONFIRM, Value::Null);
+    assert!(g.active(State::Drafting));
+    let v = g.send(events::CANCEL, Value::Null);
+    assert_eq!(v.phase, Phase::Confirming);
+    let v = g.send(events::CONFIRM, Value::Null);
+    assert_eq!(v.phase, Phase::Running);
+    assert_eq!(digits(&v), grid_digits(&g.givens), "the game as it was");
+
+    // From the current puzzle, a changed cell is counted, after a check too (reviewed).
+    g.send(events::EDIT, json!({ "from": "current" }));
+    let (r, c) = g.empty_cells()[0];
+    type_given(&g, r, c, g.solution().0[r][c]);
+    g.send(events::EDIT_CHECK, Value::Null);
+    assert!(g.active(State::Reviewed));
+    let v = g.send(events::CANCEL, Value::Null);
+    assert_eq!(
+        v.question,
+        "Leave edit mode? The puzzle you are typing is lost: 1 changed cell."
+    );
+    g.send(events::CANCEL, Value::Null);
+    assert!(
+        g.active(State::Reviewed),
+        "back where the question was asked"
+    );
     assert!(g.errors().is_empty(), "{:?}", g.errors());
 }
 
@@ -337,11 +405,17 @@ fn a_near_empty_grid_is_watched_to_one_of_its_solutions() {
         v.message
     );
     assert!(v.cells.iter().all(|c| c.value != 0));
-    // Stop goes back to edit mode, the draft as it was, then Cancel back to the game.
+    // Stop goes back to edit mode, the draft as it was, then Cancel (and yes: the typed
+    // given is lost) back to the game.
     let v = g.send(events::SEARCH_STOP, Value::Null);
     assert!(g.active(State::Drafting));
     assert_eq!(v.cells.iter().filter(|c| c.value != 0).count(), 1);
     let v = g.send(events::CANCEL, Value::Null);
+    assert_eq!(
+        v.question,
+        "Leave edit mode? The puzzle you are typing is lost: the one given typed."
+    );
+    let v = g.send(events::CONFIRM, Value::Null);
     assert!(g.active(State::Running));
     assert_eq!(digits(&v), grid_digits(&g.givens));
 }

@@ -5,6 +5,7 @@ fn main() {
         "charts/calculator.scxml",
         "charts/counter.scxml",
         "charts/counter_rust.scxml",
+        "charts/library.scxml",
         "charts/sudoku.scxml",
     ] {
         if let Err(e) = sudoku_scxmlc::compile(chart) {

@@ -413,6 +413,10 @@ pub enum Content {
     Expr(Code),
     /// Inline text (JSON when it parses as JSON, otherwise a string).
     Text(String),
+    /// Inline XML (ECMAScript datamodel): its markup. The value is the XML value
+    /// `{"$xml": markup}`, a DOM document in chart code (B.2.3).
+    #[cfg_attr(not(feature = "ecmascript"), allow(dead_code))]
+    Xml(String),
 }
 
 /// A `<donedata>`.

@@ -82,3 +82,44 @@ fn valid_code_compiles_to_snippets_of_the_js_datamodel() {
     // The statement's `;` is no part of the value.
     assert!(code.contains("text: \"count + 1\""), "{code}");
 }
+
+#[test]
+fn xml_content_is_one_element() {
+    let chart = format!(
+        "{HEAD}>\n  <datamodel><data id=\"d\"><a/><b/></data></datamodel>\n  <state id=\"s\">\n    <onentry><send event=\"e\"><content><a/> text </content></send></onentry>\n  </state>\n</scxml>\n"
+    );
+    let out = errors(&chart);
+    assert!(
+        out.contains("bad.scxml:2:15: error: `<data>` holds 2 elements: XML content is one element (a DOM document)")
+            && out.contains("bad.scxml:4:43: error: `<content>` holds XML and text"),
+        "{out}"
+    );
+    let chart = format!(
+        "{HEAD}>\n  <datamodel><data id=\"d\" expr=\"1\"><a/></data></datamodel>\n  <state id=\"s\"/>\n</scxml>\n"
+    );
+    assert!(
+        errors(&chart).contains("has more than one of `expr`, `src` and content"),
+        "{chart}"
+    );
+}
+
+#[test]
+fn xml_content_compiles_to_an_xml_value() {
+    let chart = format!(
+        "{HEAD}>\n  <datamodel><data id=\"d\">\n    <books><book title=\"t &amp; u\"/></books>\n  </data></datamodel>\n  <state id=\"s\">\n    <onentry><send event=\"e\"><content><p:x xmlns:p=\"urn:p\"/></content></send></onentry>\n  </state>\n</scxml>\n"
+    );
+    let code = Config::new()
+        .generate(Path::new("xml.scxml"), &chart)
+        .expect("compiles")
+        .code;
+    // The markup, namespace declared where the chart inherits it, in the `{"$xml": ...}` form.
+    assert!(
+        code.contains(r#"{\"$xml\":\"<books xmlns=\\\"http://www.w3.org/2005/07/scxml\\\"><book title=\\\"t &amp; u\\\"/></books>\"}"#),
+        "{code}"
+    );
+    assert!(
+        code.contains("ecmascript::dom::xml_value(")
+            && code.contains(r#""<p:x xmlns:p=\"urn:p\"/>""#),
+        "{code}"
+    );
+}

@@ -89,6 +89,8 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
     game.set_question(view.question.as_str().into());
     game.set_question_title(view.question_title.as_str().into());
     game.set_confirm_label(view.confirm_label.as_str().into());
+    game.set_cancel_label(view.cancel_label.as_str().into());
+    game.set_edit_panel(view.edit_panel);
     game.set_clock(view.clock.as_str().into());
     game.set_hints_left(i32::from(view.hints_left));
     game.set_game_info(view.game_info);

@@ -96,8 +96,16 @@ fn a_typed_puzzle_gets_each_verdict_in_the_window_then_is_solved_and_played() {
     );
     assert!(!h.enabled("Play it") && !h.enabled("Solve"));
 
-    // Escape leaves edit mode: the game is as it was.
+    // Escape leaves edit mode, asking first (9 givens were typed): Escape again keeps
+    // typing, Leave goes back to the game as it was.
     h.key(Key::Escape);
+    assert!(h.exists("Leave") && h.exists("Keep typing"), "the question");
+    assert!(h.exists("Check"), "edit mode's controls stay in the panel");
+    h.key(Key::Escape);
+    assert!(!h.exists("Leave"));
+    assert_eq!(h.status(), "No solution", "back where it was");
+    h.key(Key::Escape);
+    h.press("Leave");
     assert_eq!(h.status(), "Playing");
     assert_eq!(board(&h), line(&qt));
 

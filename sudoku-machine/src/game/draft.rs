@@ -51,6 +51,9 @@ pub struct Draft {
     pub made: u32,
     /// The last word to the player.
     pub message: String,
+    /// The grid the draft started from (blank, or the current puzzle's givens): what
+    /// [`has_changes`](Self::has_changes) compares with.
+    pub start: Grid,
 }
 
 /// A digit typed where a peer holds it is allowed while typing (it is drawn red, and the
@@ -59,6 +62,7 @@ impl Draft {
     /// Starts a draft: blank, or from `givens` (the current puzzle's).
     pub fn start(&mut self, givens: Option<&Grid>) {
         self.grid = givens.copied().unwrap_or_default();
+        self.start = self.grid;
         self.cursor = Some(Cell(0));
         self.verdict = None;
         self.solved = false;
@@ -170,6 +174,28 @@ impl Draft {
         self.verdict = Some(verdict);
         self.solved = false;
         proper
+    }
+
+    /// Whether the player typed something since the draft started (leaving edit mode would
+    /// lose it).
+    pub fn has_changes(&self) -> bool {
+        self.grid != self.start
+    }
+
+    /// What leaving edit mode loses, for the question: `"the 12 givens typed"`, or, for a
+    /// draft started from the current puzzle, `"3 changed cells"`.
+    pub fn what_is_lost(&self) -> String {
+        let cells = |g: &Grid| -> Vec<u8> { g.0.iter().flatten().copied().collect() };
+        let (now, start) = (cells(&self.grid), cells(&self.start));
+        if start.iter().all(|&v| v == 0) {
+            let givens = now.iter().filter(|&&v| v != 0).count();
+            return match givens {
+                1 => "the one given typed".to_owned(),
+                n => format!("the {n} givens typed"),
+            };
+        }
+        let changed = now.iter().zip(&start).filter(|(a, b)| a != b).count();
+        super::search::plural(changed, "changed cell", "changed cells")
     }
 
     /// Whether the last check found a proper puzzle.

@@ -98,6 +98,8 @@ pub enum Pending {
     Stop,
     /// Show the answer, which ends the game as not solved by the player.
     Reveal,
+    /// Leave edit mode, losing the puzzle being typed.
+    LeaveEdit,
 }
 
 impl Pending {
@@ -117,6 +119,12 @@ impl Pending {
                         solved by you."
                     .into()
             }
+            Pending::LeaveEdit if lost.is_empty() => {
+                return "Leave edit mode? The puzzle you are typing is lost.".into()
+            }
+            Pending::LeaveEdit => {
+                return format!("Leave edit mode? The puzzle you are typing is lost: {lost}.")
+            }
             Pending::Start => "start this puzzle over".to_owned(),
             Pending::Load(request) if request.name.is_empty() => "play another puzzle".into(),
             Pending::Load(request) => format!("play “{}”", request.name),
@@ -135,6 +143,7 @@ impl Pending {
             Pending::None => "",
             Pending::Stop => "Stop this game?",
             Pending::Reveal => "Show the answer?",
+            Pending::LeaveEdit => "Leave edit mode?",
             _ => "Discard this game?",
         }
     }
@@ -144,7 +153,16 @@ impl Pending {
         match self {
             Pending::Stop => "Stop",
             Pending::Reveal => "Show answer",
+            Pending::LeaveEdit => "Leave",
             _ => "Discard",
+        }
+    }
+
+    /// What the button that goes back says.
+    pub fn cancel_label(&self) -> &'static str {
+        match self {
+            Pending::LeaveEdit => "Keep typing",
+            _ => "Keep my game",
         }
     }
 
@@ -156,6 +174,11 @@ impl Pending {
     /// Whether the pending action is [`Pending::Reveal`].
     pub fn is_reveal(&self) -> bool {
         matches!(self, Pending::Reveal)
+    }
+
+    /// Whether the pending action is [`Pending::LeaveEdit`].
+    pub fn is_leave_edit(&self) -> bool {
+        matches!(self, Pending::LeaveEdit)
     }
 
     /// Whether the pending action is [`Pending::Start`].

@@ -182,6 +182,11 @@ pub struct View {
     pub question_title: String,
     /// The go-ahead button's label.
     pub confirm_label: String,
+    /// The label of the button that goes back.
+    pub cancel_label: String,
+    /// Whether the panel shows edit mode's controls (typing a puzzle, or asking whether to
+    /// leave edit mode) rather than the game's or the search's.
+    pub edit_panel: bool,
     /// Time played, `m:ss` (or `h:mm:ss`).
     pub clock: String,
     /// Hints left in this attempt.
@@ -258,8 +263,11 @@ pub fn view(
     let running = phase == Phase::Running;
     let hidden = phase.hides_board();
     let solution = puzzle.solution.grid();
+    // Asking whether to leave edit mode: the board still shows the puzzle being typed.
+    let leaving_edit = phase == Phase::Confirming && pending.is_leave_edit();
     let cells = match phase {
         Phase::Editing | Phase::Reviewed => draft_cells(draft, phase == Phase::Editing),
+        _ if leaving_edit => draft_cells(draft, false),
         Phase::Searching => search_cells(search),
         _ if hidden => vec![CellView::default(); 81],
         _ => game_cells(
@@ -275,7 +283,7 @@ pub fn view(
     let playing = matches!(phase, Phase::Running | Phase::Paused | Phase::Hidden);
     let editing = matches!(phase, Phase::Editing | Phase::Reviewed);
     // The panel is about the puzzle being typed, in edit mode and while it is searched.
-    let about_draft = editing || (phase == Phase::Searching && search.of_draft);
+    let about_draft = editing || leaving_edit || (phase == Phase::Searching && search.of_draft);
     let hints_left = settings.hint_limit.saturating_sub(play.hints_used);
     let clock = clock_text(play.seconds());
     let reviewed = phase == Phase::Reviewed;
@@ -359,13 +367,17 @@ pub fn view(
         pencil,
         status,
         message,
-        question: if phase == Phase::Confirming {
+        question: if leaving_edit {
+            pending.question(&draft.what_is_lost())
+        } else if phase == Phase::Confirming {
             pending.question(&play.what_is_lost(givens))
         } else {
             String::new()
         },
         question_title: pending.title().into(),
         confirm_label: pending.confirm_label().into(),
+        cancel_label: pending.cancel_label().into(),
+        edit_panel: editing || leaving_edit,
         clock,
         hints_left,
         game_info: !about_draft,

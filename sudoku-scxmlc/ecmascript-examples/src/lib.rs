@@ -8,6 +8,8 @@
 //!   with Qt's `qscxmlc` (`cargo run --release -p scxml-ecmascript-examples --bin
 //!   ecmascript-bench`, which times Qt's Sudoku tap too), and [`counter_rust`], the same
 //!   chart in the rust datamodel;
+//! - [`library`]: XML as a DOM document: a catalogue in `<data>`, changed by chart code, and
+//!   a `<send>` whose `<content>` is XML;
 //! - [`sudoku`]: Qt's original Sudoku example, unchanged: the chart with its helpers in
 //!   `charts/sudoku.js`, read through `<script src>` at build time.
 
@@ -26,6 +28,13 @@ pub mod counter {
 /// The rust-datamodel counter (`charts/counter_rust.scxml`).
 pub mod counter_rust {
     include!(concat!(env!("OUT_DIR"), "/counter_rust.rs"));
+}
+
+/// XML as a DOM (`charts/library.scxml`): `add {title, year}` appends a `<book>` to the
+/// `catalogue` document and answers `titles {titles}`; `lend` sends itself `receipt`, whose
+/// data is an XML document, and answers `due {due}` with the text of its `<due>`.
+pub mod library {
+    include!(concat!(env!("OUT_DIR"), "/library.rs"));
 }
 
 /// Qt's Sudoku (`charts/sudoku.scxml` with `charts/sudoku.js`): the GUI sends `setup

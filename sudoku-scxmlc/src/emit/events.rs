@@ -98,6 +98,7 @@ impl Emitter<'_> {
         let mut from = Vec::new();
         let mut to = Vec::new();
         let mut plain = Vec::new();
+        let mut json = Vec::new();
         for (i, (_, name, line)) in self.plan.events.iter().enumerate() {
             let variant = format_ident!("{}", self.plan.chart.event_variants[i]);
             let payload = &self.plan.chart.event_payloads[i];
@@ -125,6 +126,7 @@ impl Emitter<'_> {
                     from.push(quote!(#name => #rt::Conversion::Typed(Event::#variant(data)),));
                     to.push(quote!(Event::#variant(__v) => ::core::result::Result::Ok(::core::clone::Clone::clone(__v)),));
                     plain.push(quote!(Event::#variant(__v) => __v.is_null(),));
+                    json.push(quote!(Event::#variant(__v)));
                 }
                 Payload::Declared(_) | Payload::Fields(_) => {
                     let ty = self
@@ -175,6 +177,22 @@ impl Emitter<'_> {
             " The payload types of the events of `{}` whose `<send>`s have typed parameters.",
             self.file
         );
+        // Events whose payload is JSON lend it (to observers, to `_event`) instead of copying.
+        let json_fns = if json.is_empty() {
+            quote!()
+        } else {
+            let rest =
+                (json.len() < variants.len()).then(|| quote!(_ => ::core::option::Option::None,));
+            let rest_mut = rest.clone();
+            quote! {
+                fn json_payload(&self) -> ::core::option::Option<&#rt::serde_json::Value> {
+                    match self { #(#json)|* => ::core::option::Option::Some(__v), #rest }
+                }
+                fn json_payload_mut(&mut self) -> ::core::option::Option<&mut #rt::serde_json::Value> {
+                    match self { #(#json)|* => ::core::option::Option::Some(__v), #rest_mut }
+                }
+            }
+        };
         let body = if variants.is_empty() {
             quote! {
                 #[doc = #doc]
@@ -213,6 +231,7 @@ impl Emitter<'_> {
                     fn is_plain(&self) -> bool {
                         match self { #(#plain)* }
                     }
+                    #json_fns
                 }
             }
         };

@@ -588,6 +588,7 @@ impl Emitter<'_> {
                 Content::Text(text) => {
                     quote!(#rt::serde_json::Value::String(::std::string::String::from(#text)))
                 }
+                Content::Xml(markup) => quote!(#rt::ecmascript::dom::xml_value(#markup)),
             };
         }
         if namelist.is_empty() && params.is_empty() {

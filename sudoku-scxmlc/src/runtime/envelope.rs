@@ -80,6 +80,18 @@ pub trait ChartEvent: Sized + 'static {
 
     /// Whether the event carries nothing (a payload-free variant, or JSON `null`).
     fn is_plain(&self) -> bool;
+
+    /// The payload, when it is JSON already (an event the chart gives no Rust type), so that
+    /// `_event` reads it without a copy; `None` (the default) for a typed payload.
+    fn json_payload(&self) -> Option<&Value> {
+        None
+    }
+
+    /// [`json_payload`](Self::json_payload), mutable: observers are lent the payload (moved
+    /// out and back) instead of a copy.
+    fn json_payload_mut(&mut self) -> Option<&mut Value> {
+        None
+    }
 }
 
 /// What [`ChartEvent::from_json`] made of a name and its JSON payload.
@@ -308,17 +320,66 @@ impl<E: ChartEvent> Envelope<E> {
         }
     }
 
+    /// The data as JSON, borrowed, when the envelope holds it as JSON (a plain event, or a
+    /// typed one whose payload is JSON).
+    pub fn json_data(&self) -> Option<&Value> {
+        match self {
+            Envelope::Dynamic(e) => Some(&e.data),
+            Envelope::Typed(e, _) => e.json_payload(),
+            Envelope::Empty => None,
+        }
+    }
+
+    /// [`to_event`](Self::to_event) without copying a JSON payload: it is moved into the
+    /// returned event, and [`restore_lent`](Self::restore_lent) must give it back before the
+    /// envelope is read again (observers hear the event this way).
+    pub fn lend_event(&mut self, session: &str) -> Event {
+        let data = match self {
+            Envelope::Dynamic(e) => return std::mem::take(&mut **e),
+            Envelope::Typed(e, _) => e.json_payload_mut().map(std::mem::take),
+            Envelope::Empty => None,
+        };
+        match data {
+            Some(data) => self.to_event_with(session, data),
+            None => self.to_event(session),
+        }
+    }
+
+    /// Takes back the payload [`lend_event`](Self::lend_event) lent.
+    pub fn restore_lent(&mut self, event: Event) {
+        match self {
+            Envelope::Dynamic(e) => **e = event,
+            Envelope::Typed(e, _) => {
+                if let Some(v) = e.json_payload_mut() {
+                    *v = event.data;
+                }
+            }
+            Envelope::Empty => {}
+        }
+    }
+
     /// The event as a plain [`Event`], its data as JSON; `session` is this session's id (for
     /// `origin`). A payload that does not serialize becomes `null` (and is logged).
     pub fn to_event(&self, session: &str) -> Event {
         match self {
-            Envelope::Dynamic(e) => e.as_ref().clone(),
-            Envelope::Empty => Event::default(),
-            Envelope::Typed(e, meta) => {
+            Envelope::Typed(e, _) => {
                 let data = e.to_json().unwrap_or_else(|err| {
                     tracing::warn!(event = e.name(), "event data does not serialize: {err}");
                     Value::Null
                 });
+                self.to_event_with(session, data)
+            }
+            _ => self.to_event_with(session, Value::Null),
+        }
+    }
+
+    /// The event as a plain [`Event`] with `data` as its data (for a typed envelope; others
+    /// keep theirs).
+    fn to_event_with(&self, session: &str, data: Value) -> Event {
+        match self {
+            Envelope::Dynamic(e) => e.as_ref().clone(),
+            Envelope::Empty => Event::default(),
+            Envelope::Typed(e, meta) => {
                 let (origin, origintype) = match &meta.origin {
                     Origin::None => (None, None),
                     Origin::OwnSession => (
@@ -434,5 +495,56 @@ mod tests {
         assert_eq!(e.name(), "go");
         assert!(e.typed().is_none());
         assert_eq!(e.to_event("s").data, Value::from(3));
+    }
+
+    /// A chart event whose payload is JSON, as generated code makes it.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Grid(Value);
+
+    impl ChartEvent for Grid {
+        fn name(&self) -> &'static str {
+            "grid"
+        }
+        fn from_json(_: &str, data: Value) -> Conversion<Self> {
+            Conversion::Typed(Grid(data))
+        }
+        fn to_json(&self) -> Result<Value, serde_json::Error> {
+            Ok(self.0.clone())
+        }
+        fn is_plain(&self) -> bool {
+            self.0.is_null()
+        }
+        fn json_payload(&self) -> Option<&Value> {
+            Some(&self.0)
+        }
+        fn json_payload_mut(&mut self) -> Option<&mut Value> {
+            Some(&mut self.0)
+        }
+    }
+
+    #[test]
+    fn json_payloads_are_lent_and_given_back() {
+        let data = serde_json::json!([[1, 2], [3, 4]]);
+        let mut typed = Envelope::Typed(
+            Grid(data.clone()),
+            Meta {
+                sendid: SendId::Generated(7),
+                ..Meta::of(EventKind::External)
+            },
+        );
+        assert_eq!(typed.json_data(), Some(&data));
+        let lent = typed.lend_event("s");
+        assert_eq!((lent.name.as_str(), &lent.data), ("grid", &data));
+        assert_eq!(lent.sendid.as_deref(), Some("send-7"));
+        // Moved out, not copied, while lent.
+        assert_eq!(typed.json_data(), Some(&Value::Null));
+        typed.restore_lent(lent);
+        assert_eq!(typed.typed(), Some(&Grid(data.clone())));
+
+        let mut plain = Envelope::<Grid>::Dynamic(Box::new(Event::new("other", data.clone())));
+        let lent = plain.lend_event("s");
+        assert_eq!(lent.data, data);
+        plain.restore_lent(lent);
+        assert_eq!(plain.to_event("s").data, data);
     }
 }

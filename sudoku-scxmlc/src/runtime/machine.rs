@@ -1010,7 +1010,7 @@ impl<C: Chart> Machine<C> {
         if let Ok(mut core) = self.core_mut() {
             std::mem::swap(&mut core.outbox, &mut batch);
             if batch.iter().any(|n| matches!(n, Notification::Event)) {
-                let (event, was_current) = core.lend_observed();
+                let (mut event, was_current) = core.lend_observed();
                 let name = event.name();
                 let plain = obs
                     .events
@@ -1018,7 +1018,14 @@ impl<C: Chart> Machine<C> {
                     .any(|(descriptors, slot)| {
                         slot.is_live() && descriptors.iter().any(|d| descriptor_matches(d, name))
                     })
-                    .then(|| event.to_event(core.ctx.session_id()));
+                    .then(|| {
+                        // Lent (not copied) unless typed observers read the payload too.
+                        if obs.typed.is_empty() {
+                            event.lend_event(core.ctx.session_id())
+                        } else {
+                            event.to_event(core.ctx.session_id())
+                        }
+                    });
                 lent = Some((event, was_current, plain));
             }
         }
@@ -1068,7 +1075,10 @@ impl<C: Chart> Machine<C> {
                 }
             }
         }
-        if let Some((event, was_current, _)) = lent {
+        if let Some((mut event, was_current, plain)) = lent {
+            if let Some(plain) = plain {
+                event.restore_lent(plain);
+            }
             match self.core_mut() {
                 Ok(mut core) => core.return_observed(event, was_current),
                 Err(_) => drop(event),

@@ -523,14 +523,22 @@ impl<C: Chart> Core<C> {
             .then(|| self.interp.lend_observed());
         let callbacks = &mut self.callbacks;
         let session = self.interp.ctx.session_id();
-        let plain = match &lent {
+        let mut lent = lent;
+        let plain = match &mut lent {
             Some((event, _)) if !callbacks.events.is_empty() => {
                 let name = event.name();
                 callbacks
                     .events
                     .iter()
                     .any(|(ds, _)| ds.iter().any(|d| descriptor_matches(d, name)))
-                    .then(|| event.to_event(session))
+                    .then(|| {
+                        // Lent (not copied) unless typed observers read the payload too.
+                        if callbacks.typed.is_empty() {
+                            event.lend_event(session)
+                        } else {
+                            event.to_event(session)
+                        }
+                    })
             }
             _ => None,
         };
@@ -573,7 +581,10 @@ impl<C: Chart> Core<C> {
                 }
             }
         }
-        if let Some((event, was_current)) = lent {
+        if let Some((mut event, was_current)) = lent {
+            if let Some(plain) = plain {
+                event.restore_lent(plain);
+            }
             self.interp.return_observed(event, was_current);
         }
         // Keep the buffer's capacity for the next macrostep.

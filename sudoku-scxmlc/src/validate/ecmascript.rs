@@ -330,9 +330,28 @@ impl super::Validator<'_> {
         })
     }
 
+    /// The value of a `src` file that starts with markup: the XML document (B.2.2), or when
+    /// it is not well-formed the text as a string (as for other text), with a warning.
+    fn js_xml_file(&mut self, text: &str, src: &crate::parse::Attribute) -> crate::chart::DataInit {
+        use crate::runtime::ecmascript::dom;
+        match dom::check(text) {
+            Ok(()) => crate::chart::DataInit::Json(dom::xml_value(text.trim()).to_string()),
+            Err(why) => {
+                self.diags.push(Diagnostic::warning(
+                    src.span,
+                    format!(
+                        "`{}` is not well-formed XML ({why}): its value is the text as a string",
+                        src.value
+                    ),
+                ));
+                crate::chart::DataInit::Json(normalized_string(text))
+            }
+        }
+    }
+
     /// A `<data>` of the ECMAScript datamodel: an identifier, initialised by `expr`, by JSON
-    /// (`src` or inline), by inline content as an expression, or else by the inline text as
-    /// a string with its white space normalised (B.2.2).
+    /// or XML (`src` or inline; XML is a DOM document), by inline content as an expression,
+    /// or else by the inline text as a string with its white space normalised (B.2.2).
     pub(super) fn js_data_item(
         &mut self,
         d: &crate::parse::Element,
@@ -359,6 +378,20 @@ impl super::Validator<'_> {
         let init = if let Some(root) = chart {
             self.chart_value(root)
                 .map_or(DataInit::Default, DataInit::Expr)
+        } else if d.elements().next().is_some() {
+            // XML content: a DOM document (B.2.2).
+            if d.attr("expr").is_some() || d.attr("src").is_some() {
+                self.error(
+                    d.span,
+                    format!(
+                        "`<data id=\"{}\">` has more than one of `expr`, `src` and content",
+                        id.value
+                    ),
+                );
+            }
+            self.inline_xml(d).map_or(DataInit::Default, |markup| {
+                DataInit::Json(crate::runtime::ecmascript::dom::xml_value(markup).to_string())
+            })
         } else if let Some(expr) = d.attr("expr") {
             match check_code(self.src, &expr.value, expr.span, JsKind::Expr) {
                 Ok(code) => DataInit::Expr(code),
@@ -372,6 +405,7 @@ impl super::Validator<'_> {
                 Some(text) if serde_json::from_str::<serde_json::Value>(&text).is_ok() => {
                     DataInit::Json(text.trim().to_owned())
                 }
+                Some(text) if text.trim_start().starts_with('<') => self.js_xml_file(&text, src),
                 Some(text) => match check_code(self.src, &text, src.span, JsKind::Expr) {
                     Ok(code) => DataInit::Expr(code),
                     // Neither JSON nor an expression: the text, space-normalised (B.2.2).

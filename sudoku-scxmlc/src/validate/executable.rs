@@ -351,6 +351,13 @@ impl<'a> Validator<'a> {
                     }
                     content = match c.attr("expr") {
                         Some(x) => self.code_attr(x, CodeKind::Expr).map(Content::Expr),
+                        #[cfg(feature = "ecmascript")]
+                        None if self.datamodel == DatamodelKind::EcmaScript
+                            && c.elements().next().is_some() =>
+                        {
+                            // XML content: a DOM document in `_event.data` (B.2.3).
+                            self.inline_xml(c).map(Content::Xml)
+                        }
                         None => Some(Content::Text(
                             c.text()
                                 .map(|t| t.text.trim().to_owned())

@@ -17,6 +17,8 @@ mod names;
 mod payloads;
 mod reachability;
 mod rules;
+#[cfg(feature = "ecmascript")]
+mod xml_content;
 
 use crate::chart::{Block, Chart, Cond, DatamodelKind, State, Transition};
 use crate::diagnostic::{Diagnostic, Severity, SourceFile, Span, MAX_RENDERED};
@@ -326,7 +328,10 @@ impl<'a> Validator<'a> {
                 }
                 continue; // elements of other namespaces are ignored (SCXML 1.0, 3.1)
             }
-            if !children.contains(&&*child.name) {
+            // ECMAScript: the XML content of `<data>` and `<content>` is any XML (B.2.2).
+            let xml_content = self.datamodel == DatamodelKind::EcmaScript
+                && matches!(e.name, "data" | "content");
+            if !children.contains(&&*child.name) && !xml_content {
                 let hint = if rules::rules(&child.name).is_none() {
                     format!("`<{}>` is not an SCXML element", child.name)
                 } else {

@@ -57,16 +57,7 @@ pub const TIME_LIMIT: Duration = Duration::from_secs(60);
 pub const EXPECTED_FAILURES: &[(&str, &str)] = &[];
 
 /// [`EXPECTED_FAILURES`] of the run in the ecmascript datamodel ([`ECMA_CASES`]).
-pub const ECMA_EXPECTED_FAILURES: &[(&str, &str)] = &[
-    (
-        "test557",
-        "XML in <data> (inline or src) as a DOM (B.2.2, optional): the datamodel has no DOM",
-    ),
-    (
-        "test561",
-        "XML <content> as a DOM in _event.data (B.2.3, optional): the datamodel has no DOM",
-    ),
-];
+pub const ECMA_EXPECTED_FAILURES: &[(&str, &str)] = &[];
 
 /// Starts a machine of chart `C` and lets machine time pass, one pending delayed event at a
 /// time, until it stops.

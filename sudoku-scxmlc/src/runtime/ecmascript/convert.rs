@@ -3,9 +3,10 @@
 //! JSON `null` is ECMAScript `null`; `undefined`, functions and symbols become JSON `null`
 //! (as `JSON.stringify` drops them); a number with no fractional part that fits in 53 bits
 //! becomes a JSON integer, any other finite number a JSON float, `NaN` and the infinities
-//! `null` (JSON has no such numbers).
+//! `null` (JSON has no such numbers). An XML value is `{"$xml": markup}` in JSON and a DOM
+//! document in ECMAScript (see [`dom`](super::dom)).
 
-use rquickjs::{qjs, Array, Ctx, Object, Type, Value as JsValue};
+use rquickjs::{qjs, Ctx, Type, Value as JsValue};
 use serde_json::{Map, Number, Value};
 
 /// Deepest nesting converted; a deeper (or cyclic) value is an error, not a stack overflow.
@@ -16,29 +17,103 @@ pub const MAX_DEPTH: usize = 256;
 /// # Errors
 /// When QuickJS cannot allocate.
 pub fn to_js<'js>(ctx: &Ctx<'js>, value: &Value) -> rquickjs::Result<JsValue<'js>> {
-    Ok(match value {
-        Value::Null => JsValue::new_null(ctx.clone()),
-        Value::Bool(b) => JsValue::new_bool(ctx.clone(), *b),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) if i32::try_from(i).is_ok() => JsValue::new_int(ctx.clone(), i as i32),
-            _ => JsValue::new_float(ctx.clone(), n.as_f64().unwrap_or(f64::NAN)),
-        },
-        Value::String(s) => rquickjs::String::from_str(ctx.clone(), s)?.into_value(),
-        Value::Array(items) => {
-            let array = Array::new(ctx.clone())?;
-            for (i, item) in items.iter().enumerate() {
-                array.set(i, to_js(ctx, item)?)?;
+    // SAFETY: `to_js_raw` returns a new reference, which `from_raw` takes over.
+    unsafe {
+        let raw = to_js_raw(ctx, value, 0)?;
+        Ok(JsValue::from_raw(ctx.clone(), raw))
+    }
+}
+
+/// `value` as a new reference to an ECMAScript value of `ctx`, built with QuickJS's own calls
+/// (arrays in one `JS_NewArrayFrom`, members defined by atom): `_event.data` is made this way
+/// for every event that carries data.
+///
+/// # Safety
+/// `ctx` is the context the value is made for; the result is a new reference the caller owns.
+unsafe fn to_js_raw(ctx: &Ctx<'_>, value: &Value, depth: usize) -> rquickjs::Result<qjs::JSValue> {
+    let c = ctx.as_raw().as_ptr();
+    // SAFETY: every reference made here is either returned or freed here.
+    unsafe {
+        let raw = match value {
+            Value::Null => qjs::JS_NULL,
+            Value::Bool(b) => {
+                if *b {
+                    qjs::JS_TRUE
+                } else {
+                    qjs::JS_FALSE
+                }
             }
-            array.into_value()
-        }
-        Value::Object(map) => {
-            let object = Object::new(ctx.clone())?;
-            for (k, v) in map {
-                object.set(k.as_str(), to_js(ctx, v)?)?;
+            Value::Number(n) => match n.as_i64() {
+                Some(i) if i32::try_from(i).is_ok() => qjs::JS_MKVAL(qjs::JS_TAG_INT, i as i32),
+                _ => qjs::JS_NewFloat64(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            Value::String(s) => qjs::JS_NewStringLen(c, s.as_ptr().cast(), s.len() as _),
+            // Deeper than any JSON that arrives parsed (serde_json stops at 128): built in
+            // Rust, it would overflow this recursion's stack.
+            Value::Array(_) | Value::Object(_) if depth > MAX_DEPTH => {
+                return Err(rquickjs::Exception::throw_range(
+                    ctx,
+                    &format!("the value is nested deeper than {MAX_DEPTH} levels"),
+                ));
             }
-            object.into_value()
+            Value::Array(items) => {
+                let mut raws = Vec::with_capacity(items.len());
+                for item in items {
+                    match to_js_raw(ctx, item, depth + 1) {
+                        Ok(r) => raws.push(r),
+                        Err(e) => {
+                            for r in raws {
+                                qjs::JS_FreeValue(c, r);
+                            }
+                            return Err(e);
+                        }
+                    }
+                }
+                // Takes over the elements' references, even when it fails.
+                qjs::JS_NewArrayFrom(c, raws.len() as _, raws.as_ptr())
+            }
+            Value::Object(map) => {
+                if let Some(markup) = super::dom::xml_markup(map) {
+                    if let Some(document) = super::dom::document(ctx, markup)? {
+                        return Ok(qjs::JS_DupValue(c, document.as_raw()));
+                    }
+                }
+                let object = qjs::JS_NewObject(c);
+                if qjs::JS_IsException(object) {
+                    return Err(rquickjs::Error::Exception);
+                }
+                for (k, v) in map {
+                    let v = match to_js_raw(ctx, v, depth + 1) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            qjs::JS_FreeValue(c, object);
+                            return Err(e);
+                        }
+                    };
+                    let atom = qjs::JS_NewAtomLen(c, k.as_ptr().cast(), k.len() as _);
+                    if atom == 0 {
+                        qjs::JS_FreeValue(c, v);
+                        qjs::JS_FreeValue(c, object);
+                        return Err(rquickjs::Error::Exception);
+                    }
+                    // A member of its own (as `JSON.parse` makes it: `__proto__` too);
+                    // `JS_DefinePropertyValue` takes over `v`.
+                    let done =
+                        qjs::JS_DefinePropertyValue(c, object, atom, v, qjs::JS_PROP_C_W_E as i32);
+                    qjs::JS_FreeAtom(c, atom);
+                    if done < 0 {
+                        qjs::JS_FreeValue(c, object);
+                        return Err(rquickjs::Error::Exception);
+                    }
+                }
+                object
+            }
+        };
+        if qjs::JS_IsException(raw) {
+            return Err(rquickjs::Error::Exception);
         }
-    })
+        Ok(raw)
+    }
 }
 
 /// `value` as JSON.
@@ -47,62 +122,86 @@ pub fn to_js<'js>(ctx: &Ctx<'js>, value: &Value) -> rquickjs::Result<JsValue<'js
 /// A value nested deeper than [`MAX_DEPTH`] (a cycle, say), or a property QuickJS cannot
 /// read (a getter that throws): the message says which.
 pub fn to_json(value: &JsValue<'_>) -> Result<Value, String> {
-    convert(value, 0)
+    // SAFETY: `value` is a live value of its context.
+    unsafe { convert_raw(value.ctx(), value.as_raw(), 0) }
 }
 
-fn convert(value: &JsValue<'_>, depth: usize) -> Result<Value, String> {
+/// `raw` (a value of `ctx`, borrowed) as JSON. Scalars, strings and arrays are read with
+/// QuickJS's own calls, without a rquickjs `Value` per element (each would count a reference
+/// to the context up and down): Qt's Sudoku sends two 9×9 grids on every tap.
+///
+/// # Safety
+/// `raw` is a valid value of `ctx`, alive for the call.
+unsafe fn convert_raw(ctx: &Ctx<'_>, raw: qjs::JSValue, depth: usize) -> Result<Value, String> {
     if depth > MAX_DEPTH {
         return Err(format!(
             "the value is nested deeper than {MAX_DEPTH} levels (or refers to itself)"
         ));
     }
-    Ok(match value.type_of() {
-        Type::Uninitialized | Type::Undefined | Type::Null => Value::Null,
-        Type::Bool => Value::Bool(value.as_bool().unwrap_or(false)),
-        Type::Int => Value::from(value.as_int().unwrap_or(0)),
-        Type::Float => number(value.as_float().unwrap_or(f64::NAN)),
-        Type::String => Value::String(
-            value
-                .as_string()
-                .and_then(|s| s.to_string().ok())
-                .unwrap_or_default(),
-        ),
-        Type::Array => {
-            let array = value.as_array().ok_or("an array that is not an array")?;
-            let len = array.len();
-            let mut items = Vec::with_capacity(len);
-            let ctx = value.ctx();
-            for i in 0..len {
-                // Elements are read raw, and numbers, booleans and null converted without a
-                // rquickjs `Value` (which would count references to the context twice per
-                // element): a grid of 81 numbers is read on every `<send>` of Qt's Sudoku.
-                // SAFETY: `value` is a live array of `ctx`; JS_GetPropertyUint32 returns a new
-                // reference (or the exception marker): a scalar holds no reference, anything
-                // else is taken over by `from_raw`.
-                let raw = unsafe {
-                    qjs::JS_GetPropertyUint32(ctx.as_raw().as_ptr(), value.as_raw(), i as u32)
-                };
-                if let Some(v) = unsafe { scalar(raw) } {
-                    items.push(v);
-                    continue;
-                }
-                let item = unsafe { JsValue::from_raw(ctx.clone(), raw) };
-                if item.is_exception() {
-                    return Err(format!("element {i} could not be read (a getter threw)"));
-                }
-                items.push(convert(&item, depth + 1)?);
-            }
-            Value::Array(items)
+    // SAFETY: the caller's promise; every reference taken here is freed here.
+    unsafe {
+        if let Some(v) = scalar(raw) {
+            return Ok(v);
         }
-        Type::Object | Type::Exception | Type::Proxy => {
+        let c = ctx.as_raw().as_ptr();
+        match qjs::JS_VALUE_GET_TAG(raw) {
+            qjs::JS_TAG_STRING => {
+                let mut len = 0;
+                let text = qjs::JS_ToCStringLen2(c, &mut len, raw, false);
+                if text.is_null() {
+                    return Err("a string QuickJS could not read".to_owned());
+                }
+                let bytes = std::slice::from_raw_parts(text.cast::<u8>(), len as usize);
+                let s = String::from_utf8_lossy(bytes).into_owned();
+                qjs::JS_FreeCString(c, text);
+                Ok(Value::String(s))
+            }
+            qjs::JS_TAG_OBJECT if qjs::JS_IsArray(raw) => {
+                let mut len = 0i64;
+                if qjs::JS_GetLength(c, raw, &mut len) < 0 {
+                    return Err("an array whose length could not be read".to_owned());
+                }
+                let mut items = Vec::with_capacity(len.clamp(0, 1 << 16) as usize);
+                for i in 0..len {
+                    let item = qjs::JS_GetPropertyInt64(c, raw, i);
+                    // A scalar holds no reference: nothing to free.
+                    if let Some(v) = scalar(item) {
+                        items.push(v);
+                        continue;
+                    }
+                    if qjs::JS_IsException(item) {
+                        return Err(format!("element {i} could not be read (a getter threw)"));
+                    }
+                    let v = convert_raw(ctx, item, depth + 1);
+                    qjs::JS_FreeValue(c, item);
+                    items.push(v?);
+                }
+                Ok(Value::Array(items))
+            }
+            _ => {
+                let value = JsValue::from_raw(ctx.clone(), qjs::JS_DupValue(c, raw));
+                convert_object(&value, depth)
+            }
+        }
+    }
+}
+
+/// An object (not an array), a symbol, a function or a big integer as JSON.
+fn convert_object(value: &JsValue<'_>, depth: usize) -> Result<Value, String> {
+    let convert = |v: &JsValue<'_>, depth: usize| {
+        // SAFETY: `v` is a live value of its context.
+        unsafe { convert_raw(v.ctx(), v.as_raw(), depth) }
+    };
+    Ok(match value.type_of() {
+        Type::Object | Type::Exception | Type::Proxy | Type::Array => {
             let object = value.as_object().ok_or("an object that is not an object")?;
-            // A `Date`, a boxed string or number, an object with `toJSON`: what JSON.stringify
-            // makes of it.
+            // A `Date`, a boxed string or number, a DOM node, an object with `toJSON`: what
+            // JSON.stringify makes of it (an object returning itself is read as it is).
             if let Ok(to_json) = object.get::<_, rquickjs::Function>("toJSON") {
                 let v: JsValue = to_json
                     .call((rquickjs::function::This(object.clone()),))
                     .map_err(|e| e.to_string())?;
-                if !v.is_object() {
+                if v.as_object() != Some(object) {
                     return convert(&v, depth + 1);
                 }
             }
@@ -129,6 +228,7 @@ fn convert(value: &JsValue<'_>, depth: usize) -> Result<Value, String> {
 ///
 /// # Safety
 /// `raw` is a valid `JSValue`.
+#[inline(always)]
 unsafe fn scalar(raw: qjs::JSValue) -> Option<Value> {
     // SAFETY: reading the tag and the payload of a valid value.
     unsafe {

@@ -21,16 +21,18 @@
 //! exist (or to a read-only one) fails with `error.execution`, as B.2.4 asks; `<foreach>`
 //! creates its `item` and `index` variables when they do not exist (4.6). Values cross to
 //! Rust (event data, `<send>` payloads, `<log>`, snapshots, `set_initial_values`) as
-//! [`serde_json::Value`], converted by [`to_js`] and [`to_json`].
+//! [`serde_json::Value`], converted by [`to_js`] and [`to_json`]; XML (inline in `<data>` or
+//! `<content>`, or a `src` file) is a DOM document in ECMAScript and `{"$xml": markup}` in
+//! JSON ([`dom`]).
 
 mod convert;
+pub mod dom;
 
 pub use convert::{to_js, to_json, MAX_DEPTH};
 
 use super::{ChartEvent, Context, Envelope, EventKind, ExecError};
 use rquickjs::{
-    qjs, CatchResultExt, CaughtError, Ctx, Function, Object, Persistent, Runtime, Type,
-    Value as JsValue,
+    qjs, CatchResultExt, CaughtError, Ctx, Function, Persistent, Runtime, Type, Value as JsValue,
 };
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
@@ -77,10 +79,26 @@ struct Host {
     /// The `_event` object last built, with the [`Context::event_serial`] it was built for:
     /// chart code that reads `_event` twice in one event sees one object.
     event_cache: RefCell<Option<(u64, Persistent<JsValue<'static>>)>>,
+    /// The names of `_event`'s fields as atoms of the machine's runtime ([`EVENT_FIELDS`]),
+    /// made once; freed by [`Js`]'s `drop`.
+    atoms: Cell<[qjs::JSAtom; 7]>,
+    /// Objects with the first 1, 2, ... 7 fields of `_event`, kept so that QuickJS keeps the
+    /// shapes (hidden classes) of those field lists: each new `_event` then finds them in
+    /// its shape table instead of making (and freeing) seven shapes per event.
+    shapes: RefCell<Vec<Persistent<JsValue<'static>>>>,
+    /// The getter of `_event`, to put back when the event changes; taken by [`Js`]'s `drop`
+    /// (it holds this `Host`).
+    getter: RefCell<Option<Persistent<Function<'static>>>>,
+    /// The atom `_event`, freed by [`Js`]'s `drop`.
+    event_atom: Cell<qjs::JSAtom>,
+    /// The [`Context::event_serial`] for which `_event` is, for now, a plain read-only value
+    /// (the object the getter built): later reads in that event skip the getter.
+    plain_for: Cell<Option<u64>>,
 }
 
 /// Builds `_event` for an erased `Context<E>`.
-type BuildEvent = for<'js> fn(*const (), &Ctx<'js>) -> Result<JsValue<'js>, ExecError>;
+type BuildEvent =
+    for<'js> fn(*const (), &Ctx<'js>, &[qjs::JSAtom; 7]) -> Result<JsValue<'js>, ExecError>;
 
 fn never_in(_: *const (), _: &str) -> bool {
     false
@@ -90,7 +108,11 @@ fn no_serial(_: *const ()) -> u64 {
     0
 }
 
-fn no_event<'js>(_: *const (), c: &Ctx<'js>) -> Result<JsValue<'js>, ExecError> {
+fn no_event<'js>(
+    _: *const (),
+    c: &Ctx<'js>,
+    _: &[qjs::JSAtom; 7],
+) -> Result<JsValue<'js>, ExecError> {
     Ok(JsValue::new_undefined(c.clone()))
 }
 
@@ -105,12 +127,13 @@ fn serial<E: ChartEvent>(context: *const ()) -> u64 {
 fn build_event<'js, E: ChartEvent>(
     context: *const (),
     c: &Ctx<'js>,
+    atoms: &[qjs::JSAtom; 7],
 ) -> Result<JsValue<'js>, ExecError> {
     // SAFETY: as for `serial`.
     let context = unsafe { &*context.cast::<Context<E>>() };
     match context.current() {
         Envelope::Empty => Ok(JsValue::new_undefined(c.clone())),
-        _ => event_object(c, context).map(Object::into_value),
+        _ => event_object(c, context, atoms),
     }
 }
 
@@ -131,10 +154,83 @@ impl Host {
                 return v.clone().restore(c);
             }
         }
-        let value = (self.build_event.get())(context, c)
+        let value = (self.build_event.get())(context, c, &self.atoms.get())
             .map_err(|e| rquickjs::Exception::throw_internal(c, &e.to_string()))?;
         *self.event_cache.borrow_mut() = Some((serial, Persistent::save(c, value.clone())));
+        self.make_plain(c, &value, serial);
         Ok(value)
+    }
+
+    /// Makes `_event` the read-only value `value` until the event changes (when
+    /// [`Js::enter`] puts the getter back), so that further reads in event `serial` cost a
+    /// property read, not a call into Rust.
+    fn make_plain(&self, c: &Ctx<'_>, value: &JsValue<'_>, serial: u64) {
+        let p = c.as_raw().as_ptr();
+        // SAFETY: the global object is a new reference, freed here; `JS_DefinePropertyValue`
+        // takes over the new reference of `value` it is given.
+        let done = unsafe {
+            let global = qjs::JS_GetGlobalObject(p);
+            let done = qjs::JS_DefinePropertyValue(
+                p,
+                global,
+                self.event_atom.get(),
+                qjs::JS_DupValue(p, value.as_raw()),
+                (qjs::JS_PROP_CONFIGURABLE | qjs::JS_PROP_ENUMERABLE) as i32,
+            );
+            qjs::JS_FreeValue(p, global);
+            done
+        };
+        if done >= 0 {
+            self.plain_for.set(Some(serial));
+        } else {
+            // Left as the accessor: only slower. The exception is no chart error.
+            drop(c.catch());
+        }
+    }
+
+    /// Puts the getter of `_event` back if `_event` is the value of another event than
+    /// `serial`.
+    fn refresh(&self, c: &Ctx<'_>, serial: u64) -> Result<(), ExecError> {
+        match self.plain_for.get() {
+            Some(s) if s != serial => {}
+            _ => return Ok(()),
+        }
+        let getter = self.getter.borrow();
+        let Some(getter) = getter.as_ref() else {
+            return Ok(());
+        };
+        let getter = getter.clone().restore(c).map_err(engine)?;
+        let p = c.as_raw().as_ptr();
+        let flags = qjs::JS_PROP_HAS_GET
+            | qjs::JS_PROP_HAS_SET
+            | qjs::JS_PROP_HAS_CONFIGURABLE
+            | qjs::JS_PROP_CONFIGURABLE
+            | qjs::JS_PROP_HAS_ENUMERABLE
+            | qjs::JS_PROP_ENUMERABLE;
+        // SAFETY: the global object is a new reference, freed here; `JS_DefineProperty`
+        // takes none of its arguments over.
+        let done = unsafe {
+            let global = qjs::JS_GetGlobalObject(p);
+            let done = qjs::JS_DefineProperty(
+                p,
+                global,
+                self.event_atom.get(),
+                qjs::JS_UNDEFINED,
+                getter.as_raw(),
+                qjs::JS_UNDEFINED,
+                flags as i32,
+            );
+            qjs::JS_FreeValue(p, global);
+            done
+        };
+        if done < 0 {
+            return Err(thrown(CaughtError::from_error(
+                c,
+                rquickjs::Error::Exception,
+            )));
+        }
+        self.plain_for.set(None);
+        Ok(())
     }
 }
 
@@ -188,6 +284,15 @@ impl Drop for Js {
     fn drop(&mut self) {
         // The cached `_event` must go before the runtime that owns it.
         self.host.event_cache.borrow_mut().take();
+        self.host.shapes.borrow_mut().clear();
+        self.host.getter.borrow_mut().take();
+        let atoms = self.host.atoms.get();
+        self.context.with(|c| {
+            for atom in atoms.into_iter().chain([self.host.event_atom.get()]) {
+                // SAFETY: each atom was made by `JS_NewAtomLen` in `new`, freed once here.
+                unsafe { qjs::JS_FreeAtom(c.as_raw().as_ptr(), atom) };
+            }
+        });
     }
 }
 
@@ -209,8 +314,29 @@ impl Js {
             serial: Cell::new(no_serial),
             build_event: Cell::new(no_event),
             event_cache: RefCell::new(None),
+            atoms: Cell::new([0; 7]),
+            shapes: RefCell::new(Vec::new()),
+            getter: RefCell::new(None),
+            event_atom: Cell::new(0),
+            plain_for: Cell::new(None),
         });
         let define = context.with(|c| {
+            let raw = c.as_raw().as_ptr();
+            // SAFETY: NUL-free ASCII names; each atom is a new reference, freed in `drop`.
+            host.atoms.set(EVENT_FIELDS.map(|name| unsafe {
+                qjs::JS_NewAtomLen(raw, name.as_ptr().cast(), name.len() as _)
+            }));
+            let atoms = host.atoms.get();
+            let shapes = (1..=atoms.len())
+                .filter_map(|n| {
+                    let fields = atoms[..n]
+                        .iter()
+                        .map(|&a| (a, JsValue::new_undefined(c.clone())));
+                    new_object(&c, fields).ok()
+                })
+                .map(|o| Persistent::save(&c, o))
+                .collect();
+            *host.shapes.borrow_mut() = shapes;
             let globals = c.globals();
             for id in ids {
                 // A `var`: a property of the global object that `delete` cannot remove.
@@ -228,6 +354,10 @@ impl Js {
             // whose getter builds the object only when chart code reads it.
             let h = Rc::clone(&host);
             let getter = Function::new(c.clone(), event_getter(h)).expect("QuickJS function");
+            *host.getter.borrow_mut() = Some(Persistent::save(&c, getter.clone()));
+            // SAFETY: as for the field atoms.
+            host.event_atom
+                .set(unsafe { qjs::JS_NewAtomLen(raw, c"_event".as_ptr(), 6) });
             let define_getter: Function =
                 c.eval(DEFINE_GETTER).expect("QuickJS compiles its helper");
             define_getter
@@ -258,6 +388,7 @@ impl Js {
         self.host.build_event.set(build_event::<E>);
         let result = self.context.with(|c| {
             self.mirror(&c, ctx)?;
+            self.host.refresh(&c, ctx.event_serial())?;
             f(&c)
         });
         self.host.context.set(previous);
@@ -493,40 +624,135 @@ impl Js {
     }
 }
 
-/// `_event` as an object with the seven fields of SCXML 1.0, 5.10.1.
+/// The names of the fields of `_event` (SCXML 1.0, 5.10.1), in the order [`event_object`]
+/// sets them.
+const EVENT_FIELDS: [&str; 7] = [
+    "name",
+    "type",
+    "sendid",
+    "origin",
+    "origintype",
+    "invokeid",
+    "data",
+];
+
+/// The fields of `_event` read from the envelope, borrowing its JSON payload when it has one.
+struct EventFields<'a> {
+    name: &'a str,
+    kind: EventKind,
+    sendid: Option<std::borrow::Cow<'a, str>>,
+    origin: Option<std::borrow::Cow<'a, str>>,
+    origintype: Option<&'a str>,
+    invokeid: Option<&'a str>,
+    data: &'a Value,
+}
+
+impl<'a> EventFields<'a> {
+    fn of<E: ChartEvent>(ctx: &'a Context<E>) -> Self {
+        use super::envelope::Origin;
+        use std::borrow::Cow;
+        if let Envelope::Typed(e, meta) = ctx.current() {
+            if let Some(data) = e.json_payload() {
+                let (origin, origintype) = match &meta.origin {
+                    Origin::None => (None, None),
+                    Origin::OwnSession => (
+                        Some(Cow::Owned(format!("#_scxml_{}", ctx.session_id()))),
+                        Some(super::context::SCXML_PROCESSOR),
+                    ),
+                    Origin::Text(text) => (text.0.as_deref().map(Cow::Borrowed), text.1.as_deref()),
+                };
+                return EventFields {
+                    name: e.name(),
+                    kind: meta.kind,
+                    sendid: meta.sendid.text().map(Cow::Owned),
+                    origin,
+                    origintype,
+                    invokeid: meta.invokeid.as_deref(),
+                    data,
+                };
+            }
+        }
+        let e = ctx.event();
+        EventFields {
+            name: &e.name,
+            kind: e.kind,
+            sendid: e.sendid.as_deref().map(Cow::Borrowed),
+            origin: e.origin.as_deref().map(Cow::Borrowed),
+            origintype: e.origintype.as_deref(),
+            invokeid: e.invokeid.as_deref(),
+            data: &e.data,
+        }
+    }
+}
+
+/// `_event` as an object with the seven fields of SCXML 1.0, 5.10.1 (`atoms`: their names,
+/// [`EVENT_FIELDS`]).
 fn event_object<'js, E: ChartEvent>(
     c: &Ctx<'js>,
     ctx: &Context<E>,
-) -> Result<Object<'js>, ExecError> {
-    let e = ctx.event();
-    let o = Object::new(c.clone()).map_err(engine)?;
+    atoms: &[qjs::JSAtom; 7],
+) -> Result<JsValue<'js>, ExecError> {
+    let e = EventFields::of(ctx);
     let kind = match e.kind {
         EventKind::Platform => "platform",
         EventKind::Internal => "internal",
         EventKind::External => "external",
     };
-    let opt = |v: &Option<String>| -> rquickjs::Result<JsValue<'js>> {
+    let text = |v: Option<&str>| -> rquickjs::Result<JsValue<'js>> {
         match v {
             Some(s) => Ok(rquickjs::String::from_str(c.clone(), s)?.into_value()),
             None => Ok(JsValue::new_undefined(c.clone())),
         }
     };
-    let data = match &e.data {
+    let data = match e.data {
         Value::Null => JsValue::new_undefined(c.clone()),
         d => to_js(c, d).map_err(engine)?,
     };
-    (|| -> rquickjs::Result<()> {
-        o.set("name", e.name.as_str())?;
-        o.set("type", kind)?;
-        o.set("sendid", opt(&e.sendid)?)?;
-        o.set("origin", opt(&e.origin)?)?;
-        o.set("origintype", opt(&e.origintype)?)?;
-        o.set("invokeid", opt(&e.invokeid)?)?;
-        o.set("data", data)?;
-        Ok(())
+    let values = (|| -> rquickjs::Result<[JsValue<'js>; 7]> {
+        Ok([
+            text(Some(e.name))?,
+            text(Some(kind))?,
+            text(e.sendid.as_deref())?,
+            text(e.origin.as_deref())?,
+            text(e.origintype)?,
+            text(e.invokeid)?,
+            data,
+        ])
     })()
     .map_err(engine)?;
-    Ok(o)
+    new_object(c, atoms.iter().copied().zip(values)).map_err(engine)
+}
+
+/// A new plain object with the members `fields` (name atom, value), defined in order as
+/// writable, enumerable and configurable own properties (as an object literal makes them).
+fn new_object<'js>(
+    c: &Ctx<'js>,
+    fields: impl Iterator<Item = (qjs::JSAtom, JsValue<'js>)>,
+) -> rquickjs::Result<JsValue<'js>> {
+    let p = c.as_raw().as_ptr();
+    // SAFETY: `JS_NewObject` returns a new reference (or the exception marker), which
+    // `from_raw` takes over; `JS_DefinePropertyValue` takes over one reference of each value
+    // (a new one: the iterator's drops its own). Defining own members skips the prototype
+    // chain's lookup for setters that storing them would do.
+    let object = unsafe { JsValue::from_raw(c.clone(), qjs::JS_NewObject(p)) };
+    if object.is_exception() {
+        return Err(rquickjs::Error::Exception);
+    }
+    for (atom, v) in fields {
+        let done = unsafe {
+            qjs::JS_DefinePropertyValue(
+                p,
+                object.as_raw(),
+                atom,
+                qjs::JS_DupValue(p, v.as_raw()),
+                qjs::JS_PROP_C_W_E as i32,
+            )
+        };
+        if done < 0 {
+            return Err(rquickjs::Error::Exception);
+        }
+    }
+    Ok(object)
 }
 
 /// Compiles a snippet (SyntaxErrors were reported at build time; one here is an error of
