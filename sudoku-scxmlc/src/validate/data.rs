@@ -12,7 +12,7 @@ impl<'a> Validator<'a> {
     /// element's offset: states are in document order).
     pub(super) fn collect_data(&mut self, e: &'a Element, state: usize) {
         for child in e.elements().filter(|c| c.is_scxml()) {
-            match &*child.name {
+            match child.name {
                 "datamodel" => {
                     self.check_element(child);
                     for d in child

@@ -121,7 +121,7 @@ impl<'a> Validator<'a> {
         self.check_element(e);
         let line = self.line(e.span);
         let column = self.column(e.span);
-        match &*e.name {
+        match e.name {
             "raise" => {
                 let Some(a) = e.attr("event") else {
                     self.error(e.span, "`<raise>` needs an `event`");
@@ -204,7 +204,7 @@ impl<'a> Validator<'a> {
                 let mut current: (Option<_>, Vec<&Element>) = (cond, Vec::new());
                 let mut seen_else = false;
                 for c in e.elements().filter(|c| c.is_scxml()) {
-                    match &*c.name {
+                    match c.name {
                         "elseif" | "else" => {
                             self.check_element(c);
                             if seen_else {
@@ -343,7 +343,7 @@ impl<'a> Validator<'a> {
         let mut content = None;
         for c in e.elements().filter(|c| c.is_scxml()) {
             self.check_element(c);
-            match &*c.name {
+            match c.name {
                 "param" => params.extend(self.param(c)),
                 "content" => {
                     if content.is_some() {

@@ -62,7 +62,7 @@ impl<'a> Validator<'a> {
         let mut finalize: Option<Block> = None;
         let mut content: Option<&Element> = None;
         for c in e.elements().filter(|c| c.is_scxml()) {
-            match &*c.name {
+            match c.name {
                 "param" => params.extend(self.param(c)),
                 "finalize" => {
                     if finalize.is_some() {

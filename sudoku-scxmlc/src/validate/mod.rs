@@ -287,18 +287,18 @@ impl<'a> Validator<'a> {
     /// Checks attributes and children of an element against the rules table, recursively for
     /// elements that are not states (states are checked when collected).
     fn check_element(&mut self, e: &Element) {
-        let Some((attrs, children)) = rules::rules(&e.name) else {
+        let Some((attrs, children)) = rules::rules(e.name) else {
             return;
         };
         for a in &e.attrs {
             match a.namespace() {
-                None if !attrs.contains(&&*a.name) => self.error(
+                None if !attrs.contains(&a.name) => self.error(
                     a.name_span,
                     format!("`<{}>` has no attribute `{}`", e.name, a.name),
                 ),
                 Some(RUST_NS)
                     if !matches!(
-                        (&*e.name, &*a.name),
+                        (e.name, a.name),
                         ("data" | "param", "type") | ("state" | "parallel" | "final", "name")
                     ) =>
                 {
@@ -329,10 +329,10 @@ impl<'a> Validator<'a> {
                 continue; // elements of other namespaces are ignored (SCXML 1.0, 3.1)
             }
             // ECMAScript: the XML content of `<data>` and `<content>` is any XML (B.2.2).
-            let xml_content = self.datamodel == DatamodelKind::EcmaScript
-                && matches!(e.name, "data" | "content");
-            if !children.contains(&&*child.name) && !xml_content {
-                let hint = if rules::rules(&child.name).is_none() {
+            let xml_content =
+                self.datamodel == DatamodelKind::EcmaScript && matches!(e.name, "data" | "content");
+            if !children.contains(&child.name) && !xml_content {
+                let hint = if rules::rules(child.name).is_none() {
                     format!("`<{}>` is not an SCXML element", child.name)
                 } else {
                     format!("`<{}>` is not allowed inside `<{}>`", child.name, e.name)
@@ -343,7 +343,7 @@ impl<'a> Validator<'a> {
         if e.name == "content" && e.attr("expr").is_some() && e.elements().next().is_some() {
             self.error(e.span, "`<content>` has both `expr` and children");
         }
-        if !["script", "data", "content", "assign", "log"].contains(&&*e.name) {
+        if !["script", "data", "content", "assign", "log"].contains(&e.name) {
             if let Some(t) = e.text().filter(|t| !t.text.trim().is_empty()) {
                 self.error(t.span, format!("`<{}>` cannot contain text", e.name));
             }
@@ -354,8 +354,8 @@ impl<'a> Validator<'a> {
         let index = self.states.len();
         let has_child_states = e
             .elements()
-            .any(|c| c.is_scxml() && matches!(&*c.name, "state" | "parallel" | "final"));
-        let kind = match &*e.name {
+            .any(|c| c.is_scxml() && matches!(c.name, "state" | "parallel" | "final"));
+        let kind = match e.name {
             "scxml" => StateKind::Root,
             "parallel" => StateKind::Parallel,
             "final" => StateKind::Final,
@@ -436,7 +436,7 @@ impl<'a> Validator<'a> {
         }
         let mut children = Vec::new();
         for child in e.elements().filter(|c| c.is_scxml()) {
-            match &*child.name {
+            match child.name {
                 "state" | "parallel" | "final" | "history" => {
                     children.push(self.collect_state(child, Some(index)));
                 }
@@ -507,7 +507,7 @@ impl<'a> Validator<'a> {
             .filter(|c| c.is_scxml() && kind != StateKind::Root);
         let (mut transitions, mut onentry, mut onexit) = (Vec::new(), Vec::new(), Vec::new());
         for child in children {
-            match &*child.name {
+            match child.name {
                 "transition" if !kind.is_history() => {
                     if kind == StateKind::Final {
                         self.error(child.span, "a `<final>` state cannot have transitions");
@@ -650,7 +650,7 @@ impl<'a> Validator<'a> {
                 continue;
             }
             for a in &e.attrs {
-                if a.namespace.is_some() || !["name", "type"].contains(&&*a.name) {
+                if a.namespace.is_some() || !["name", "type"].contains(&a.name) {
                     self.error(
                         a.name_span,
                         format!("`<rs:event>` has no attribute `{}`", a.name),
@@ -767,7 +767,7 @@ fn count_states(root: &Element) -> (usize, usize) {
         states += 1;
         let mut has_child_states = e.name == "history";
         for c in e.elements().filter(|c| c.is_scxml()) {
-            match &*c.name {
+            match c.name {
                 "state" | "parallel" | "final" | "history" => {
                     has_child_states = true;
                     work.push(c);

@@ -50,7 +50,10 @@ impl super::Validator<'_> {
 }
 
 /// The namespace a prefix (`""`: the default namespace) is bound to in `scope`.
-fn bound<'s>(scope: &'s [(&str, Option<Rc<String>>)], prefix: &str) -> Option<&'s Option<Rc<String>>> {
+fn bound<'s>(
+    scope: &'s [(&str, Option<Rc<String>>)],
+    prefix: &str,
+) -> Option<&'s Option<Rc<String>>> {
     scope
         .iter()
         .rev()
