@@ -63,6 +63,10 @@ pub struct Chart {
     pub event_payloads: Vec<Payload>,
     /// Files the chart pulls in (`<script src>`, `<data src>`), for `rerun-if-changed`.
     pub included_files: Vec<PathBuf>,
+    /// Warnings found but not kept among the diagnostics, this chart's and its inline
+    /// children's: past the first [`MAX_RENDERED`](crate::diagnostic::MAX_RENDERED) warnings
+    /// only their number is rendered (`validate::reachability::Warnings`).
+    pub omitted_warnings: usize,
 }
 
 /// The payload of one event's variant.
@@ -103,27 +107,51 @@ pub struct State {
     pub kind: StateKind,
     /// Parent index; `None` for the root.
     pub parent: Option<usize>,
-    /// Children (history included) in document order.
-    pub children: Vec<usize>,
+    /// Children (history included) in document order. (The lists of a state are boxed
+    /// slices, kept at their length: a chart may have hundreds of thousands of states.)
+    pub children: Box<[usize]>,
     /// Initial transition (root, compound) or default transition (history).
     pub initial: Option<usize>,
     /// Outgoing `<transition>`s in document order.
-    pub transitions: Vec<usize>,
+    pub transitions: Box<[usize]>,
     /// One block per `<onentry>`.
-    pub onentry: Vec<Block>,
-    /// One block per `<onexit>`.
-    pub onexit: Vec<Block>,
-    /// `<donedata>` of a final state (boxed: few states have one).
-    pub donedata: Option<Box<DoneData>>,
+    pub onentry: Box<[Block]>,
+    /// What few states have, when it has any: `<onexit>`, done data, a comment (boxed
+    /// together: a chart may have hundreds of thousands of states).
+    pub extras: Option<Box<StateExtras>>,
     /// Its `State` name, distinct from every other state's; `None` for the root and history
     /// states.
-    pub rust_name: Option<String>,
+    pub rust_name: Option<Box<str>>,
     /// 1-based line.
     pub line: u32,
     /// The element name's span.
     pub span: Span,
+}
+
+/// What few [`State`]s hold.
+#[derive(Debug, Clone, Default)]
+pub struct StateExtras {
+    /// One block per `<onexit>`.
+    pub onexit: Box<[Block]>,
+    /// `<donedata>` of a final state (boxed: fewer still have one).
+    pub donedata: Option<Box<DoneData>>,
     /// The XML comment before the element.
-    pub comment: Option<String>,
+    pub comment: Option<Box<str>>,
+}
+
+impl State {
+    /// One block per `<onexit>`.
+    pub fn onexit(&self) -> &[Block] {
+        self.extras.as_ref().map_or(&[], |x| &x.onexit)
+    }
+    /// The XML comment before the element.
+    pub fn comment(&self) -> Option<&str> {
+        self.extras.as_ref().and_then(|x| x.comment.as_deref())
+    }
+    /// The extras, made when the state gets its first one.
+    pub fn extras_mut(&mut self) -> &mut StateExtras {
+        self.extras.get_or_insert_with(Box::default)
+    }
 }
 
 /// A transition.
@@ -132,17 +160,17 @@ pub struct Transition {
     /// Source state index.
     pub source: usize,
     /// Normalized descriptors (`foo.*` → `foo`); empty for eventless.
-    pub events: Vec<String>,
+    pub events: Box<[String]>,
     /// The `event` attribute as written.
-    pub event_text: Option<String>,
+    pub event_text: Option<Box<str>>,
     /// The `cond` (boxed: most transitions have none).
     pub cond: Option<Box<Cond>>,
     /// Target state indices.
-    pub targets: Vec<usize>,
+    pub targets: Box<[usize]>,
     /// `type="internal"` (initial transitions count as internal).
     pub internal: bool,
-    /// Executable content.
-    pub content: Option<Block>,
+    /// Executable content (boxed: most transitions have none).
+    pub content: Option<Box<Block>>,
     /// 1-based line.
     pub line: u32,
     /// The element's span.
@@ -155,7 +183,7 @@ pub struct Block {
     /// 1-based line of the element holding it.
     pub line: u32,
     /// What holds it, e.g. ``<onentry> of `game` ``.
-    pub owner: String,
+    pub owner: Box<str>,
     /// The elements.
     pub body: Vec<Exec>,
 }
@@ -481,4 +509,21 @@ pub struct ChildChart {
     pub key: Option<String>,
     /// The validated chart; taken out by the planner.
     pub chart: Option<Box<Chart>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chart may have hundreds of thousands of states and transitions, built while the
+    /// parsed document is alive: their records stay small (docs/scale.md, "Compiler
+    /// memory").
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn records_stay_small() {
+        use std::mem::size_of;
+        assert_eq!(size_of::<State>(), 144);
+        assert_eq!(size_of::<Transition>(), 88);
+        assert_eq!(size_of::<Block>(), 48);
+    }
 }

@@ -4,6 +4,7 @@
 
 use crate::diagnostic::{Diagnostic, Rendered, Severity, SourceFile};
 use crate::{emit, parse, plan, validate};
+use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -233,7 +234,11 @@ impl Config {
     ///
     /// # Errors
     /// [`Error::Chart`] with every located diagnostic when the chart is wrong.
-    pub fn generate(&self, path: &Path, text: impl Into<String>) -> Result<Generated, Error> {
+    pub fn generate<'t>(
+        &self,
+        path: &Path,
+        text: impl Into<Cow<'t, str>>,
+    ) -> Result<Generated, Error> {
         let mut code = Vec::new();
         let written = self.generate_to(path, text, &mut code)?;
         Ok(Generated {
@@ -245,16 +250,16 @@ impl Config {
 
     /// [`Config::generate`], writing the code to `out` as it is made rather than returning
     /// it: the compiler then never holds the whole generated file (see `docs/scale.md`).
-    /// `text` is taken as a `String` when the caller can give it away (diagnostics keep
-    /// the chart's text; a borrowed `&str` is copied).
+    /// `text` is borrowed (a `&str`) or taken (a `String`), never copied: diagnostics are
+    /// rendered against it.
     ///
     /// # Errors
     /// [`Error::Chart`] with every located diagnostic when the chart is wrong (nothing is
     /// written then); [`Error::Io`] (with `path`) when writing to `out` fails.
-    pub fn generate_to(
+    pub fn generate_to<'t>(
         &self,
         path: &Path,
-        text: impl Into<String>,
+        text: impl Into<Cow<'t, str>>,
         out: &mut dyn std::io::Write,
     ) -> Result<Written, Error> {
         let src = SourceFile::new(path, text);
@@ -280,7 +285,7 @@ impl Config {
         let Some(chart) = chart else {
             return Err(fail(diagnostics));
         };
-        let mut warnings = render_warnings(&src, &diagnostics);
+        let mut warnings = render_warnings(&src, &diagnostics, chart.omitted_warnings);
         let included_files = chart.included_files.clone();
         let plan = plan::plan(chart);
         let newtype = match self.state_newtype {
@@ -344,11 +349,15 @@ impl Config {
     /// Checks chart text in memory without generating code: parses and validates it (every
     /// user error is found there) and returns the rendered warnings. What `sudoku-scxmlc
     /// check` runs; it costs a fraction of [`Config::generate`]'s time and memory. `text` is
-    /// taken as a `String` when the caller can give it away (a `&str` is copied).
+    /// borrowed (a `&str`) or taken (a `String`), never copied.
     ///
     /// # Errors
     /// [`Error::Chart`] with every located diagnostic when the chart is wrong.
-    pub fn check(&self, path: &Path, text: impl Into<String>) -> Result<Vec<String>, Error> {
+    pub fn check<'t>(
+        &self,
+        path: &Path,
+        text: impl Into<Cow<'t, str>>,
+    ) -> Result<Vec<String>, Error> {
         let src = SourceFile::new(path, text);
         let document = parse::parse(src.text()).map_err(|d| Error::chart(&src, d))?;
         let (chart, diagnostics) = validate::validate(
@@ -360,7 +369,7 @@ impl Config {
         );
         drop(document);
         match chart {
-            Some(_) => Ok(render_warnings(&src, &diagnostics)),
+            Some(chart) => Ok(render_warnings(&src, &diagnostics, chart.omitted_warnings)),
             None => Err(Error::chart(&src, diagnostics)),
         }
     }
@@ -374,7 +383,9 @@ impl Config {
 }
 
 /// The warnings among `diagnostics`, rendered (at most `MAX_RENDERED`, then a count).
-fn render_warnings(src: &SourceFile, diagnostics: &[Diagnostic]) -> Vec<String> {
+/// The first `MAX_RENDERED` warnings among `diagnostics`, rendered, and a line counting the
+/// others (`omitted` more were found and not kept: `Chart::omitted_warnings`).
+fn render_warnings(src: &SourceFile, diagnostics: &[Diagnostic], omitted: usize) -> Vec<String> {
     let all: Vec<&Diagnostic> = diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Warning)
@@ -384,11 +395,12 @@ fn render_warnings(src: &SourceFile, diagnostics: &[Diagnostic]) -> Vec<String> 
         .take(crate::diagnostic::MAX_RENDERED)
         .map(|d| src.render(d))
         .collect();
-    if all.len() > crate::diagnostic::MAX_RENDERED {
+    let total = all.len() + omitted;
+    if total > crate::diagnostic::MAX_RENDERED {
         warnings.push(format!(
             "{}: … and {} more warnings not shown\n",
             src.path().display(),
-            all.len() - crate::diagnostic::MAX_RENDERED
+            total - crate::diagnostic::MAX_RENDERED
         ));
     }
     warnings

@@ -1,28 +1,40 @@
 //! Located diagnostics: what went wrong, where in the chart, rendered with the chart's line.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-/// A byte range in a chart's source text.
+/// A byte range in a chart's source text, in 32-bit offsets (a chart has at most
+/// [`MAX_SIZE`](crate::parse::MAX_SIZE) bytes; the parsed document and the chart hold one
+/// or two spans per element, attribute and state: docs/scale.md, "Compiler memory").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Span {
     /// First byte.
-    pub start: usize,
+    pub start: u32,
     /// One past the last byte.
-    pub end: usize,
+    pub end: u32,
 }
 
 impl Span {
-    /// The span `start..end`.
+    /// The span `start..end`; offsets past `u32::MAX` (never in a chart) are cut to it.
     pub const fn new(start: usize, end: usize) -> Self {
-        Span { start, end }
+        const MAX: usize = u32::MAX as usize;
+        Span {
+            start: if start > MAX { MAX } else { start } as u32,
+            end: if end > MAX { MAX } else { end } as u32,
+        }
+    }
+    /// The byte range, for slicing the text.
+    pub const fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
     }
     /// A sub-span relative to this span's start, clamped to it.
     pub fn slice(self, range: Range<usize>) -> Span {
-        let start = (self.start + range.start).min(self.end);
-        let end = (self.start + range.end).clamp(start, self.end.max(start));
-        Span { start, end }
+        let (own_start, own_end) = (self.start as usize, self.end as usize);
+        let start = (own_start + range.start).min(own_end);
+        let end = (own_start + range.end).clamp(start, own_end.max(start));
+        Span::new(start, end)
     }
 }
 
@@ -75,26 +87,39 @@ impl Diagnostic {
 /// Longest snippet line shown, in characters.
 const MAX_SNIPPET: usize = 100;
 
-/// A chart's text with a line index, for turning byte offsets into lines and columns.
+/// A chart's text with a line index, for turning byte offsets into lines and columns. The
+/// text is borrowed when the caller keeps it (`'t`), owned when it gives it away.
 #[derive(Debug, Clone)]
-pub struct SourceFile {
+pub struct SourceFile<'t> {
     path: PathBuf,
-    text: String,
-    line_starts: Vec<usize>,
+    text: Cow<'t, str>,
+    /// The byte offset of each line's start.
+    line_starts: Vec<u32>,
     fingerprint: u64,
 }
 
-impl SourceFile {
-    /// Wraps a chart's text; `path` is what messages print. A leading byte-order mark is
-    /// dropped (it is not part of the document, and would shift line 1's columns): byte
-    /// offsets are into [`text`](SourceFile::text), which is what the parser must read.
-    pub fn new(path: impl Into<PathBuf>, text: impl Into<String>) -> Self {
-        let mut text = text.into();
-        if text.starts_with('\u{FEFF}') {
-            text.drain(..'\u{FEFF}'.len_utf8());
-        }
+impl<'t> SourceFile<'t> {
+    /// Wraps a chart's text (a `&str` is borrowed, a `String` taken, never copied); `path`
+    /// is what messages print. A leading byte-order mark is dropped (it is not part of the
+    /// document, and would shift line 1's columns): byte offsets are into
+    /// [`text`](SourceFile::text), which is what the parser must read.
+    pub fn new(path: impl Into<PathBuf>, text: impl Into<Cow<'t, str>>) -> Self {
+        let bom = '\u{FEFF}'.len_utf8();
+        let text = match text.into() {
+            Cow::Borrowed(t) => Cow::Borrowed(t.strip_prefix('\u{FEFF}').unwrap_or(t)),
+            Cow::Owned(mut t) => {
+                if t.starts_with('\u{FEFF}') {
+                    t.drain(..bom);
+                }
+                Cow::Owned(t)
+            }
+        };
+        // 32-bit offsets, like `Span`'s (past 4 GiB, far beyond `MAX_SIZE`, they saturate).
         let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .chain(
+                text.match_indices('\n')
+                    .map(|(i, _)| u32::try_from(i + 1).unwrap_or(u32::MAX)),
+            )
             .collect();
         // 64-bit FNV-1a.
         let fingerprint = text.bytes().fold(0xcbf2_9ce4_8422_2325, |h: u64, b| {
@@ -122,8 +147,8 @@ impl SourceFile {
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (u32, u32) {
         let offset = offset.min(self.text.len());
-        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.line_starts[line];
+        let line = self.line_starts.partition_point(|&s| s as usize <= offset) - 1;
+        let start = self.line_starts[line] as usize;
         let col = self
             .text
             .get(start..offset)
@@ -134,8 +159,8 @@ impl SourceFile {
     /// bytes of its line, in bytes beyond (so that it costs at most `limit` per call).
     pub fn column_bounded(&self, offset: usize, limit: usize) -> u32 {
         let offset = offset.min(self.text.len());
-        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.line_starts[line];
+        let line = self.line_starts.partition_point(|&s| s as usize <= offset) - 1;
+        let start = self.line_starts[line] as usize;
         let bytes = offset - start;
         let col = if bytes <= limit {
             self.text
@@ -152,22 +177,22 @@ impl SourceFile {
         // Not `line_col(..).0`: counting the column is linear in the line's length, and
         // validation asks for the line of every state of a (possibly one-line) chart.
         let offset = offset.min(self.text.len());
-        self.line_starts.partition_point(|&s| s <= offset) as u32
+        self.line_starts.partition_point(|&s| s as usize <= offset) as u32
     }
     fn line_text(&self, line: u32) -> &str {
         let i = line as usize - 1;
-        let start = self.line_starts[i];
+        let start = self.line_starts[i] as usize;
         let end = self
             .line_starts
             .get(i + 1)
-            .map_or(self.text.len(), |&e| e - 1);
+            .map_or(self.text.len(), |&e| e as usize - 1);
         self.text[start..end].trim_end_matches('\r')
     }
 
     /// Renders a diagnostic as `PATH:LINE:COL: error: message`, then the chart line with a caret
     /// under the span, then the hint.
     pub fn render(&self, d: &Diagnostic) -> String {
-        let (line, col) = self.line_col(d.span.start);
+        let (line, col) = self.line_col(d.span.start as usize);
         let kind = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -183,7 +208,7 @@ impl SourceFile {
         let caret_start = col as usize - 1;
         let span_chars = self
             .text
-            .get(d.span.start..d.span.end.max(d.span.start))
+            .get(d.span.start as usize..d.span.end.max(d.span.start) as usize)
             .map_or(1, |s| s.lines().next().unwrap_or("").chars().count())
             .max(1);
         // Long lines (minified charts) are cut to a window around the span.
@@ -221,7 +246,7 @@ impl SourceFile {
 }
 
 /// Diagnostics rendered against their chart.
-pub struct Rendered<'a>(pub &'a SourceFile, pub &'a [Diagnostic]);
+pub struct Rendered<'a>(pub &'a SourceFile<'a>, pub &'a [Diagnostic]);
 
 /// At most this many diagnostics are rendered; the rest are counted.
 pub const MAX_RENDERED: usize = 100;

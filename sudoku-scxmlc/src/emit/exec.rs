@@ -158,12 +158,16 @@ impl Emitter<'_> {
             Cond::Rust(c) => (num(c.line), num(c.column)),
             Cond::In(_) => (num(line), num(0)),
         };
+        // Literals are interpolated, not written in `quote!`: `quote!` tokenizes a written
+        // literal from text, and proc-macro2 (with `span-locations`) keeps every text it
+        // tokenizes until the thread ends, a few hundred bytes per generated function.
+        let element = "transition";
         quote! {
             #[doc = #doc]
             #[inline]
             fn #name(__data: &#data, __ctx: &#rt::Context<Event>) -> ::core::result::Result<bool, #rt::ExecError> {
                 #rt::__private::run_chart_code(|| ::core::result::Result::Ok(#body))
-                    .map_err(|e| e.at("transition", #line, #column))
+                    .map_err(|e| e.at(#element, #line, #column))
             }
         }
     }
@@ -186,19 +190,21 @@ impl Emitter<'_> {
             .position(|&b| b == Some(index));
         let body = self.exec_list(&block.body);
         self.event_scope = None;
+        // Literals are interpolated (see `condition_fn`), tuple indices too.
         let (tag, line) = (block_tag(&block.owner), num(block.line));
+        let (zero, one, two) = (num(0), num(1), num(2));
         quote! {
             #[doc = #doc]
             #[inline]
             fn #name(__data: &mut #data, __ctx: &mut #rt::Context<Event>) -> ::core::result::Result<(), #rt::ExecError> {
                 // The element an error comes from: each statement updates it.
-                let mut __site: (&'static str, u32, u32) = (#tag, #line, 0);
+                let mut __site: (&'static str, u32, u32) = (#tag, #line, #zero);
                 // A panic is caught here, while the site of the statement is still known.
                 let __result = #rt::__private::run_chart_code(|| -> ::core::result::Result<(), #rt::ExecError> {
                     #body
                     ::core::result::Result::Ok(())
                 });
-                __result.map_err(|e| e.at(__site.0, __site.1, __site.2))
+                __result.map_err(|e| e.at(__site.#zero, __site.#one, __site.#two))
             }
         }
     }

@@ -100,7 +100,7 @@ pub(crate) struct Emitter<'a> {
     data_ty: TokenStream,
     file: String,
     /// The comments and tables of the item being built ([`print`]).
-    p: print::Placeholders,
+    p: print::Placeholders<'a>,
     /// `State` is a newtype with a constant per state rather than an enum
     /// ([`Config::state_newtype`](crate::Config::state_newtype)).
     state_newtype: bool,
@@ -474,19 +474,9 @@ impl Emitter<'_> {
         // Empty lists and absent indices are typed constants: an untyped `&[]` or `None`
         // costs rustc an inference variable each, and tens of thousands of them in one
         // initializer made type checking superlinear (LCCA.64: 27 s -> 3 s).
-        let list = |v: &[usize]| {
-            if v.is_empty() {
-                return "__EMPTY".to_owned();
-            }
-            let v: Vec<String> = v.iter().map(ToString::to_string).collect();
-            format!("&[{}]", v.join(", "))
-        };
-        let option = |v: Option<usize>| match v {
-            Some(x) => format!("__O::Some({x})"),
-            None => "__NONE".to_owned(),
-        };
-        let mut state_rows = Vec::with_capacity(plan.chart.states.len());
-        for (i, s) in plan.chart.states.iter().enumerate() {
+        let file = self.file.clone();
+        let state_table = self.p.made_table(plan.chart.states.len(), move |i| {
+            let s = &plan.chart.states[i];
             let row = rows::state(plan, i);
             let parent = row
                 .parent
@@ -503,33 +493,30 @@ impl Emitter<'_> {
             } else {
                 format!("<{element} id={:?}>", s.id)
             };
-            state_rows.push(format!(
+            format!(
                 "__S::row({:?}, __K::{:?}, {parent}, {}, {}, {}, {}, {}, {}, {}, {}, {}), // {i}: {what} at {}:{}",
                 row.id,
                 row.kind,
                 row.descendants_end,
-                list(row.children),
-                option(row.initial),
-                list(row.transitions),
-                list(row.onentry),
-                list(row.onexit),
-                option(row.donedata),
-                list(&row.history),
+                table_list(row.children),
+                table_option(row.initial),
+                table_list(row.transitions),
+                table_list(row.onentry),
+                table_list(row.onexit),
+                table_option(row.donedata),
+                table_list(&row.history),
                 row.line,
-                self.file,
+                file,
                 s.line,
-            ));
-        }
+            )
+        });
         let n_states = num(plan.chart.states.len());
-        let state_of: Vec<String> = plan
-            .variants
-            .iter()
-            .map(|v| match v {
+        let state_of = self
+            .p
+            .made_table(plan.variants.len(), |i| match &plan.variants[i] {
                 Some(v) => format!("__O::Some(State::{v}),"),
                 None => "__O::None,".to_owned(),
-            })
-            .collect();
-        let state_of = self.table(state_of);
+            });
         let state_of_table = (!self.state_newtype).then(|| {
             quote! {
                 /// The `State` variant of each state index.
@@ -537,8 +524,9 @@ impl Emitter<'_> {
             }
         });
 
-        let mut transition_rows = Vec::with_capacity(plan.chart.transitions.len());
-        for (i, t) in plan.chart.transitions.iter().enumerate() {
+        let file = self.file.clone();
+        let transition_table = self.p.made_table(plan.chart.transitions.len(), move |i| {
+            let t = &plan.chart.transitions[i];
             let row = rows::transition(plan, i);
             let domain = match row.domain {
                 Domain::Targetless => "__D::Targetless".to_owned(),
@@ -566,7 +554,7 @@ impl Emitter<'_> {
             } else {
                 format!(" to {}", target_ids.join(" "))
             };
-            transition_rows.push(format!(
+            format!(
                 "__T::row({}, {}, {}, {}, {}, {}, {domain}, {}), // {i}: {what} of {}{to} at {}:{}",
                 row.source,
                 if row.events.is_empty() {
@@ -574,18 +562,16 @@ impl Emitter<'_> {
                 } else {
                     format!("&{:?}", row.events)
                 },
-                option(row.cond),
-                list(row.targets),
+                table_option(row.cond),
+                table_list(row.targets),
                 row.internal,
-                option(row.content),
+                table_option(row.content),
                 row.line,
                 src_state.id,
-                self.file,
+                file,
                 t.line,
-            ));
-        }
-        let state_table = self.table(state_rows);
-        let transition_table = self.table(transition_rows);
+            )
+        });
         let n_transitions = num(plan.chart.transitions.len());
 
         let event_names: Vec<String> = event_names(plan)
@@ -596,27 +582,17 @@ impl Emitter<'_> {
         let event_names = self.table(event_names);
 
         // The tables of functions: one pre-formatted row each, like the state rows.
-        let conditions: Vec<String> = plan
-            .conditions
-            .iter()
-            .enumerate()
-            .map(|(k, (t, _))| {
-                let line = plan.chart.transitions[*t].line;
-                format!("__C {{ line: {line}, eval: cond_{k} }},")
-            })
-            .collect();
-        let blocks: Vec<String> = plan
-            .blocks
-            .iter()
-            .enumerate()
-            .map(|(k, b)| format!("__B {{ line: {}, run: block_{k} }},", b.line))
-            .collect();
-        let done: Vec<String> = plan
-            .done_data
-            .iter()
-            .enumerate()
-            .map(|(k, (_, dd))| format!("__DD {{ line: {}, eval: done_data_{k} }},", dd.line))
-            .collect();
+        let conditions = self.p.made_table(plan.conditions.len(), |k| {
+            let line = plan.chart.transitions[plan.conditions[k].0].line;
+            format!("__C {{ line: {line}, eval: cond_{k} }},")
+        });
+        let blocks = self.p.made_table(plan.blocks.len(), |k| {
+            format!("__B {{ line: {}, run: block_{k} }},", plan.blocks[k].line)
+        });
+        let done = self.p.made_table(plan.done_data.len(), |k| {
+            let line = plan.done_data[k].1.line;
+            format!("__DD {{ line: {line}, eval: done_data_{k} }},")
+        });
         let mut invokes = Vec::new();
         for (k, inv) in plan.chart.invokes.iter().enumerate() {
             let name = format_ident!("invoke_{k}");
@@ -676,13 +652,11 @@ impl Emitter<'_> {
             );
         }
         let (nc, nb, nd, ndata) = (
-            num(conditions.len()),
-            num(blocks.len()),
-            num(done.len()),
+            num(plan.conditions.len()),
+            num(plan.blocks.len()),
+            num(plan.done_data.len()),
             num(data_items.len()),
         );
-        let (conditions, blocks, done) =
-            (self.table(conditions), self.table(blocks), self.table(done));
         let name = &plan.chart.name;
         let file = &self.file;
         let script = opt(plan.script_block);
@@ -787,5 +761,24 @@ impl Emitter<'_> {
             printer.items(f, indent + 1, &mut self.p)?;
         }
         printer.text(&format!("{pad}}}\n"))
+    }
+}
+
+/// A list of indices in a table row: empty lists are the typed constant `__EMPTY` (an untyped
+/// `&[]` costs rustc an inference variable each, and tens of thousands of them in one
+/// initializer made type checking superlinear: LCCA.64, 27 s -> 3 s).
+fn table_list(v: &[usize]) -> String {
+    if v.is_empty() {
+        return "__EMPTY".to_owned();
+    }
+    let v: Vec<String> = v.iter().map(ToString::to_string).collect();
+    format!("&[{}]", v.join(", "))
+}
+
+/// An optional index in a table row: `None` is the typed constant `__NONE`.
+fn table_option(v: Option<usize>) -> String {
+    match v {
+        Some(x) => format!("__O::Some({x})"),
+        None => "__NONE".to_owned(),
     }
 }

@@ -21,15 +21,36 @@ pub(crate) struct Printer<'w> {
 }
 
 /// The comments and tables the placeholders of the item being built stand for.
-#[derive(Debug)]
-pub(crate) struct Placeholders {
+pub(crate) struct Placeholders<'a> {
     comment: String,
     table: String,
     comments: Vec<String>,
-    tables: Vec<Vec<String>>,
+    tables: Vec<Table<'a>>,
 }
 
-impl Placeholders {
+/// The rows of a table placeholder.
+enum Table<'a> {
+    /// Made beforehand.
+    Rows(Vec<String>),
+    /// Made one at a time as the table is written: `row(i)` for `i` in `0..len`. A chart of
+    /// 65,538 states has as many rows in several tables, tens of megabytes of text that are
+    /// then never held at once (docs/scale.md, "Compiler memory").
+    Made {
+        len: usize,
+        row: Box<dyn Fn(usize) -> String + 'a>,
+    },
+}
+
+impl Table<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Table::Rows(rows) => rows.len(),
+            Table::Made { len, .. } => *len,
+        }
+    }
+}
+
+impl<'a> Placeholders<'a> {
     /// Placeholders for a chart whose source has the fingerprint `hash`.
     pub(crate) fn new(hash: u64) -> Self {
         Placeholders {
@@ -50,14 +71,26 @@ impl Placeholders {
 
     /// An expression that becomes the array `[row, row, ...]`, one row per line (line breaks
     /// in a row become spaces).
-    pub(crate) fn table(&mut self, mut rows: Vec<String>) -> TokenStream {
-        for row in &mut rows {
-            if row.contains(['\n', '\r']) {
-                *row = row.replace(['\n', '\r'], " ");
-            }
-        }
+    pub(crate) fn table(&mut self, rows: Vec<String>) -> TokenStream {
+        self.push_table(Table::Rows(rows))
+    }
+
+    /// [`Placeholders::table`] of the `len` rows `row(0)`, `row(1)`, …, each made when it is
+    /// written.
+    pub(crate) fn made_table(
+        &mut self,
+        len: usize,
+        row: impl Fn(usize) -> String + 'a,
+    ) -> TokenStream {
+        self.push_table(Table::Made {
+            len,
+            row: Box::new(row),
+        })
+    }
+
+    fn push_table(&mut self, table: Table<'a>) -> TokenStream {
         let k = super::num(self.tables.len());
-        self.tables.push(rows);
+        self.tables.push(table);
         let name = format_ident!("{}", self.table);
         quote::quote!(#name!(#k))
     }
@@ -75,6 +108,15 @@ impl<'w> Printer<'w> {
         self.out.write_all(text.as_bytes())
     }
 
+    /// Writes a table row, its line breaks as spaces.
+    fn row(&mut self, row: &str) -> io::Result<()> {
+        if row.contains(['\n', '\r']) {
+            self.text(&row.replace(['\n', '\r'], " "))
+        } else {
+            self.text(row)
+        }
+    }
+
     /// Formats `tokens` (items) and writes them indented by `indent` levels, expanding the
     /// placeholders `p` handed out for them; `p`'s comments and tables are then cleared.
     ///
@@ -84,7 +126,7 @@ impl<'w> Printer<'w> {
         &mut self,
         tokens: TokenStream,
         indent: usize,
-        p: &mut Placeholders,
+        p: &mut Placeholders<'_>,
     ) -> io::Result<()> {
         if tokens.is_empty() {
             return Ok(());
@@ -127,16 +169,20 @@ impl<'w> Printer<'w> {
             if let Some((head, k)) = placeholder_call(line, &p.table) {
                 self.text(&pad)?;
                 self.text(head)?;
-                if p.tables[k].is_empty() {
+                let table = &p.tables[k];
+                if table.len() == 0 {
                     self.text("[];\n")?;
                     continue;
                 }
                 self.text("[\n")?;
-                for row in &p.tables[k] {
+                for i in 0..table.len() {
                     self.text(&pad)?;
                     self.text(own)?;
                     self.text("    ")?;
-                    self.text(row)?;
+                    match table {
+                        Table::Rows(rows) => self.row(&rows[i])?,
+                        Table::Made { row, .. } => self.row(&row(i))?,
+                    }
                     self.text("\n")?;
                 }
                 self.text(&pad)?;

@@ -18,67 +18,26 @@ impl Emitter<'_> {
     ) -> std::io::Result<()> {
         let plan = self.plan;
         let pad = "    ".repeat(indent);
-        let mut declaration = Vec::new();
-        let mut all = Vec::new();
-        let mut ids = Vec::new();
-        for (i, v) in plan.variants.iter().enumerate() {
-            let Some(v) = v else { continue };
-            let s = &plan.chart.states[i];
-            let kind = match s.kind {
-                StateKind::Parallel => "parallel",
-                StateKind::Final => "final",
-                _ => "state",
-            };
-            // The chart's comment is free text: a `text` block keeps rustdoc from reading it
-            // as Markdown (brackets as links, bare URLs, tags).
-            let mut text = match &s.comment {
-                Some(c) => format!(
-                    "```text\n{}\n```\n\n",
-                    shorten_comment(c, &self.file, s.line).replace("```", "'''")
-                ),
-                None => String::new(),
-            };
-            if s.generated_id {
-                text.push_str(&format!(
-                    "A `<{kind}>` without an id at {}:{}.",
-                    self.file, s.line
-                ));
-            } else {
-                text.push_str(&format!(
-                    "`<{kind} id=\"{}\">` at {}:{}.",
-                    s.id, self.file, s.line
-                ));
-            }
-            let value = if self.state_newtype {
-                format!("pub const {v}: State = State({i});")
-            } else {
-                format!("{v} = {i},")
-            };
-            declaration.push(format!(
-                "{}{pad}    {value}\n",
-                doc_lines(&text, &format!("{pad}    "))
-            ));
-            let path = if self.state_newtype {
-                format!("State({i})")
-            } else {
-                format!("State::{v}")
-            };
-            all.push(format!("{path},"));
-            ids.push((s.id.as_str(), path));
-        }
-        ids.sort_by(|a, b| a.0.cmp(b.0));
-        let n = num(all.len());
+        // The named states (history states have no `State`), in document order and sorted
+        // by id: four bytes a state, their rows made as they are written.
+        let named: Vec<u32> = (0..plan.variants.len())
+            .filter(|&i| plan.variants[i].is_some())
+            .map(|i| i as u32)
+            .collect();
+        let mut by_id = named.clone();
+        by_id.sort_by(|&a, &b| {
+            plan.chart.states[a as usize]
+                .id
+                .cmp(&plan.chart.states[b as usize].id)
+        });
+        let newtype = self.state_newtype;
+        let path = move |i: usize| match &plan.variants[i] {
+            Some(_) if newtype => format!("State({i})"),
+            Some(v) => format!("State::{v}"),
+            None => String::new(),
+        };
+        let n = num(named.len());
         let n_names = num(plan.variants.len());
-        let names: Vec<String> = plan
-            .variants
-            .iter()
-            .map(|v| format!("{:?},", v.as_deref().unwrap_or("")))
-            .collect();
-        let sorted_ids: Vec<String> = ids
-            .iter()
-            .map(|(id, path)| format!("({id:?}, {path}),"))
-            .collect();
-
         if self.state_newtype {
             let newtype_doc = self::doc(&format!(
                 "The states of `{}` in document order (history states excluded): one constant per state, named like the variants an enum `State` would have, over the state's index in the chart's tables.\n\nA newtype rather than an enum ({} states; `Config::state_newtype`): rustc's time for an enum grows with the square of its variant count. A `match` on it needs a `_` arm.",
@@ -97,8 +56,8 @@ impl Emitter<'_> {
             printer.text(&format!(
                 "{pad}#[allow(dead_code, non_upper_case_globals, reason = \"every state is offered, used or not; constants keep the spelling of enum variants\")]\n{pad}impl State {{\n"
             ))?;
-            for row in declaration {
-                printer.text(&row)?;
+            for &i in &named {
+                printer.text(&self.state_declaration(i as usize, &pad))?;
             }
             printer.text(&format!("{pad}}}\n"))?;
         } else {
@@ -119,12 +78,21 @@ impl Emitter<'_> {
                  {pad})]\n\
                  {pad}pub enum State {{\n"
             ))?;
-            for row in declaration {
-                printer.text(&row)?;
+            for &i in &named {
+                printer.text(&self.state_declaration(i as usize, &pad))?;
             }
             printer.text(&format!("{pad}}}\n"))?;
         }
-        let (all, sorted_ids, names) = (self.table(all), self.table(sorted_ids), self.table(names));
+        let all = self.p.made_table(named.len(), move |k| {
+            format!("{},", path(named[k] as usize))
+        });
+        let sorted_ids = self.p.made_table(by_id.len(), move |k| {
+            let i = by_id[k] as usize;
+            format!("({:?}, {}),", plan.chart.states[i].id, path(i))
+        });
+        let names = self.p.made_table(plan.variants.len(), |i| {
+            format!("{:?},", plan.variants[i].as_deref().unwrap_or(""))
+        });
         // No private helper for the index: every name but `State`'s public items
         // (`ident::STATE_ITEMS`) may be a state's constant.
         let self_index = self.state_index(quote!(self), false);
@@ -164,6 +132,48 @@ impl Emitter<'_> {
             }
         };
         printer.items(impls, indent, &mut self.p)
+    }
+
+    /// The declaration of state `i`'s variant (its constant when `State` is a newtype), with
+    /// its doc comment, indented by `pad` and one level.
+    fn state_declaration(&self, i: usize, pad: &str) -> String {
+        let plan = self.plan;
+        let v = plan.variants[i].as_deref().unwrap_or_default();
+        let s = &plan.chart.states[i];
+        let kind = match s.kind {
+            StateKind::Parallel => "parallel",
+            StateKind::Final => "final",
+            _ => "state",
+        };
+        // The chart's comment is free text: a `text` block keeps rustdoc from reading it
+        // as Markdown (brackets as links, bare URLs, tags).
+        let mut text = match s.comment() {
+            Some(c) => format!(
+                "```text\n{}\n```\n\n",
+                shorten_comment(c, &self.file, s.line).replace("```", "'''")
+            ),
+            None => String::new(),
+        };
+        if s.generated_id {
+            text.push_str(&format!(
+                "A `<{kind}>` without an id at {}:{}.",
+                self.file, s.line
+            ));
+        } else {
+            text.push_str(&format!(
+                "`<{kind} id=\"{}\">` at {}:{}.",
+                s.id, self.file, s.line
+            ));
+        }
+        let value = if self.state_newtype {
+            format!("pub const {v}: State = State({i});")
+        } else {
+            format!("{v} = {i},")
+        };
+        format!(
+            "{}{pad}    {value}\n",
+            doc_lines(&text, &format!("{pad}    "))
+        )
     }
 
     /// The table index of `state`, a variable of type `State` (`&State` when `by_ref`), as

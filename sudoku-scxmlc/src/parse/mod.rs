@@ -9,6 +9,7 @@ use crate::diagnostic::{Diagnostic, Span};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::ResolveResult;
 use quick_xml::NsReader;
+use std::borrow::Cow;
 use std::rc::Rc;
 
 /// The SCXML namespace.
@@ -21,40 +22,57 @@ pub const MAX_DEPTH: usize = 512;
 /// Largest chart accepted, in bytes.
 pub const MAX_SIZE: usize = 64 * 1024 * 1024;
 
-/// A parsed chart: the root element.
+/// A parsed chart: the root element. Names, and values and text without entity or
+/// character references, are borrowed from the chart's text `'src` rather than copied: the
+/// document of a big chart is alive while its validated chart is built (docs/scale.md,
+/// "Compiler memory").
 #[derive(Debug, Clone)]
-pub struct Document {
+pub struct Document<'src> {
     /// The document element (`<scxml>` in a valid chart).
-    pub root: Element,
+    pub root: Element<'src>,
+    /// The comments that document elements: (the element's `span.start`, the trimmed
+    /// comment right before its start tag, only blank text between), in document order.
+    /// Kept beside the tree, not in every element: few elements have one.
+    pub comments: Comments<'src>,
+}
+
+/// The comments of a [`Document`]'s elements, by the start of the element's name.
+#[derive(Debug, Clone, Default)]
+pub struct Comments<'src>(pub Vec<(u32, &'src str)>);
+
+impl<'src> Comments<'src> {
+    /// The comment right before `e`'s start tag, if any (the generated docs of a state).
+    pub fn of(&self, e: &Element<'_>) -> Option<&'src str> {
+        let i = self.0.binary_search_by_key(&e.span.start, |c| c.0).ok()?;
+        Some(self.0[i].1)
+    }
 }
 
 /// An XML element with its namespace, attributes and children.
 #[derive(Debug, Clone)]
-pub struct Element {
+pub struct Element<'src> {
     /// Local name, e.g. `transition`.
-    pub name: String,
-    /// Namespace URI, if bound (shared by every element and attribute of that namespace).
-    pub namespace: Option<Rc<str>>,
+    pub name: &'src str,
+    /// Namespace URI, if bound (shared by every element and attribute of that namespace;
+    /// an `Rc<String>` is one pointer wide, an `Rc<str>` two).
+    pub namespace: Option<Rc<String>>,
     /// The element name in its start tag (`<transition` without the `<`).
     pub span: Span,
     /// Attributes in source order (namespace declarations excluded).
-    pub attrs: Vec<Attribute>,
+    pub attrs: Box<[Attribute<'src>]>,
     /// Child nodes in source order.
-    pub children: Vec<Node>,
-    /// The XML comment right before this element's start tag (only blank text between),
-    /// if any: the generated docs of a state.
-    pub comment: Option<String>,
+    pub children: Box<[Node<'src>]>,
 }
 
 /// One attribute.
 #[derive(Debug, Clone)]
-pub struct Attribute {
+pub struct Attribute<'src> {
     /// Local name.
-    pub name: String,
+    pub name: &'src str,
     /// Namespace URI, if the attribute is prefixed.
-    pub namespace: Option<Rc<str>>,
-    /// The unescaped value.
-    pub value: String,
+    pub namespace: Option<Rc<String>>,
+    /// The unescaped value (borrowed when it has no references to expand).
+    pub value: Cow<'src, str>,
     /// The raw value between the quotes.
     pub span: Span,
     /// The attribute name.
@@ -63,57 +81,68 @@ pub struct Attribute {
 
 /// A child node.
 #[derive(Debug, Clone)]
-pub enum Node {
+pub enum Node<'src> {
     /// A child element.
-    Element(Element),
+    Element(Element<'src>),
     /// A run of text or CDATA.
-    Text(Text),
+    Text(Text<'src>),
 }
 
 /// A run of character data.
 #[derive(Debug, Clone)]
-pub struct Text {
-    /// The unescaped text.
-    pub text: String,
+pub struct Text<'src> {
+    /// The unescaped text (borrowed when it has no references to expand).
+    pub text: Cow<'src, str>,
     /// Where it is.
     pub span: Span,
 }
 
-impl Element {
+impl Attribute<'_> {
+    /// The namespace URI, if the attribute is prefixed.
+    pub fn namespace(&self) -> Option<&str> {
+        self.namespace.as_deref().map(String::as_str)
+    }
+}
+
+impl<'src> Element<'src> {
     /// The attribute `name` without a namespace, if present.
-    pub fn attr(&self, name: &str) -> Option<&Attribute> {
+    pub fn attr(&self, name: &str) -> Option<&Attribute<'src>> {
         self.attrs
             .iter()
             .find(|a| a.name == name && a.namespace.is_none())
     }
     /// The attribute `name` in namespace `ns`.
-    pub fn attr_ns(&self, ns: &str, name: &str) -> Option<&Attribute> {
+    pub fn attr_ns(&self, ns: &str, name: &str) -> Option<&Attribute<'src>> {
         self.attrs
             .iter()
-            .find(|a| a.name == name && a.namespace.as_deref() == Some(ns))
+            .find(|a| a.name == name && a.namespace() == Some(ns))
     }
     /// Child elements.
-    pub fn elements(&self) -> impl Iterator<Item = &Element> {
+    pub fn elements(&self) -> impl Iterator<Item = &Element<'src>> {
         self.children.iter().filter_map(|n| match n {
             Node::Element(e) => Some(e),
             Node::Text(_) => None,
         })
     }
     /// The concatenated text content (direct text children only) and the span of its first run.
-    pub fn text(&self) -> Option<Text> {
+    pub fn text(&self) -> Option<Text<'src>> {
         let mut runs = self.children.iter().filter_map(|n| match n {
             Node::Text(t) => Some(t),
             Node::Element(_) => None,
         });
         let first = runs.next()?.clone();
         Some(runs.fold(first, |mut acc, t| {
-            acc.text.push_str(&t.text);
+            acc.text.to_mut().push_str(&t.text);
             acc
         }))
     }
     /// Whether this element is in the SCXML namespace.
     pub fn is_scxml(&self) -> bool {
-        self.namespace.as_deref() == Some(SCXML_NS)
+        self.namespace() == Some(SCXML_NS)
+    }
+    /// The namespace URI, if bound.
+    pub fn namespace(&self) -> Option<&str> {
+        self.namespace.as_deref().map(String::as_str)
     }
 }
 
@@ -121,18 +150,20 @@ impl Element {
 ///
 /// # Errors
 /// Malformed XML, a DOCTYPE, too deep nesting or an oversized input.
-pub fn parse(src: &str) -> Result<Document, Vec<Diagnostic>> {
+pub fn parse(src: &str) -> Result<Document<'_>, Vec<Diagnostic>> {
     Parser::new(src).run().map_err(|d| vec![d])
 }
 
 struct Parser<'a> {
     src: &'a str,
     reader: NsReader<&'a [u8]>,
-    stack: Vec<Element>,
-    root: Option<Element>,
-    pending_comment: Option<String>,
+    /// The open elements, outermost first, each with its children so far.
+    stack: Vec<(Element<'a>, Vec<Node<'a>>)>,
+    root: Option<Element<'a>>,
+    pending_comment: Option<&'a str>,
+    comments: Vec<(u32, &'a str)>,
     /// The namespace URIs met so far, shared rather than copied into every element.
-    namespaces: Vec<Rc<str>>,
+    namespaces: Vec<Rc<String>>,
 }
 
 impl<'a> Parser<'a> {
@@ -148,7 +179,30 @@ impl<'a> Parser<'a> {
             stack: Vec::new(),
             root: None,
             pending_comment: None,
+            comments: Vec::new(),
             namespaces: Vec::new(),
+        }
+    }
+
+    /// `bytes` as the slice of the chart's text it is (quick-xml reading a `&str` hands out
+    /// slices of it), if it is one.
+    fn borrow(&self, bytes: &[u8]) -> Option<&'a str> {
+        let base = self.src.as_ptr() as usize;
+        let p = bytes.as_ptr() as usize;
+        if p < base || p + bytes.len() > base + self.src.len() {
+            return None;
+        }
+        self.src.get(p - base..p - base + bytes.len())
+    }
+
+    /// `text` (unescaped from the chart's text) borrowed from the chart's text when it is
+    /// a slice of it, else owned.
+    fn keep(&self, text: Cow<'_, str>) -> Cow<'a, str> {
+        match text {
+            Cow::Borrowed(t) => self
+                .borrow(t.as_bytes())
+                .map_or_else(|| Cow::Owned(t.to_owned()), Cow::Borrowed),
+            Cow::Owned(t) => Cow::Owned(t),
         }
     }
 
@@ -162,7 +216,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn run(mut self) -> Result<Document, Diagnostic> {
+    fn run(mut self) -> Result<Document<'a>, Diagnostic> {
         if self.src.len() > MAX_SIZE {
             return Err(Diagnostic::error(
                 Span::new(0, 0),
@@ -191,25 +245,31 @@ impl<'a> Parser<'a> {
             let end = self.reader.buffer_position() as usize;
             match event {
                 Event::Start(e) => {
-                    let mut element = self.element(&e, ns, start)?;
-                    element.comment = self.pending_comment.take();
+                    let element = self.element(&e, ns, start)?;
+                    if let Some(comment) = self.pending_comment.take() {
+                        self.comments.push((element.span.start, comment));
+                    }
                     if self.stack.len() >= MAX_DEPTH {
                         return Err(Diagnostic::error(
                             element.span,
                             format!("elements are nested deeper than {MAX_DEPTH} levels"),
                         ));
                     }
-                    self.stack.push(element);
+                    self.stack.push((element, Vec::new()));
                 }
                 Event::Empty(e) => {
-                    let mut element = self.element(&e, ns, start)?;
-                    element.comment = self.pending_comment.take();
+                    let element = self.element(&e, ns, start)?;
+                    if let Some(comment) = self.pending_comment.take() {
+                        self.comments.push((element.span.start, comment));
+                    }
                     self.close(element)?;
                 }
                 Event::End(_) => {
                     // A comment just before an end tag documents nothing that follows.
                     self.pending_comment = None;
-                    let element = self.stack.pop().expect("quick-xml checks end names");
+                    let (mut element, children) =
+                        self.stack.pop().expect("quick-xml checks end names");
+                    element.children = children.into_boxed_slice();
                     self.close(element)?;
                 }
                 Event::Text(t) => {
@@ -219,14 +279,16 @@ impl<'a> Parser<'a> {
                     if !text.trim().is_empty() {
                         self.pending_comment = None;
                     }
-                    self.text(text.into_owned(), Span::new(start, end))?;
+                    let text = self.keep(text);
+                    self.text(text, Span::new(start, end))?;
                 }
                 Event::CData(c) => {
                     let text = std::str::from_utf8(&c).map_err(|e| {
                         Diagnostic::error(Span::new(start, end), format!("malformed CDATA: {e}"))
                     })?;
+                    let text = self.keep(Cow::Borrowed(text));
                     // Skip `<![CDATA[` so positions inside the text line up.
-                    self.text(text.to_owned(), Span::new(start + 9, end.saturating_sub(3)))?;
+                    self.text(text, Span::new(start + 9, end.saturating_sub(3)))?;
                 }
                 Event::Comment(c) => {
                     // XML 1.0, 2.5: `--` may not occur in a comment, nor `-` end it.
@@ -243,7 +305,10 @@ impl<'a> Parser<'a> {
                             "an XML comment cannot end with `--->`",
                         ));
                     }
-                    self.pending_comment = Some(String::from_utf8_lossy(&c).trim().to_owned());
+                    // The chart's text is UTF-8, so the comment is a slice of it.
+                    self.pending_comment = std::str::from_utf8(&c)
+                        .ok()
+                        .and_then(|c| self.borrow(c.trim().as_bytes()));
                 }
                 Event::Decl(_) if start != 0 => {
                     // XML 1.0, 2.8: the declaration, if any, is the very first thing in the
@@ -265,14 +330,17 @@ impl<'a> Parser<'a> {
                 Event::Eof => break,
             }
         }
-        if let Some(open) = self.stack.last() {
+        if let Some((open, _)) = self.stack.last() {
             return Err(Diagnostic::error(
                 open.span,
                 format!("element `<{}>` is never closed", open.name),
             ));
         }
         match self.root {
-            Some(root) => Ok(Document { root }),
+            Some(root) => Ok(Document {
+                root,
+                comments: Comments(self.comments),
+            }),
             None => Err(Diagnostic::error(
                 Span::new(0, 0),
                 "the chart has no root element",
@@ -281,12 +349,12 @@ impl<'a> Parser<'a> {
     }
 
     /// `uri` as the shared copy of the namespaces met so far.
-    fn intern(&mut self, uri: Option<String>) -> Option<Rc<str>> {
+    fn intern(&mut self, uri: Option<String>) -> Option<Rc<String>> {
         let uri = uri?;
         if let Some(known) = self.namespaces.iter().find(|n| ***n == *uri) {
             return Some(Rc::clone(known));
         }
-        let shared: Rc<str> = uri.into();
+        let shared = Rc::new(uri);
         self.namespaces.push(Rc::clone(&shared));
         Some(shared)
     }
@@ -296,11 +364,19 @@ impl<'a> Parser<'a> {
         e: &BytesStart<'_>,
         namespace: Option<String>,
         start: usize,
-    ) -> Result<Element, Diagnostic> {
+    ) -> Result<Element<'a>, Diagnostic> {
         let namespace = self.intern(namespace);
         let name_len = e.name().as_ref().len();
         let span = Span::new(start + 1, start + 1 + name_len);
-        let name = String::from_utf8_lossy(e.local_name().as_ref()).into_owned();
+        let not_in_text = || {
+            Diagnostic::error(
+                span,
+                "malformed XML: a name that is not in the chart's text",
+            )
+        };
+        let name = self
+            .borrow(e.local_name().into_inner())
+            .ok_or_else(not_in_text)?;
         let mut attrs = Vec::new();
         for attr in e.attributes().with_checks(true) {
             let attr = attr.map_err(|err| {
@@ -311,9 +387,9 @@ impl<'a> Parser<'a> {
                 continue;
             }
             let (ns, local) = self.reader.resolve_attribute(key);
-            let value_start = self.offset_of(&attr.value, span.start);
+            let value_start = self.offset_of(&attr.value, span.start as usize);
             let value_span = Span::new(value_start, value_start + attr.value.len());
-            let key_start = self.offset_of(key.as_ref(), span.start);
+            let key_start = self.offset_of(key.as_ref(), span.start as usize);
             // XML 1.0, 3.1 (`AttValue`): a raw `<` is not allowed in an attribute value.
             if let Some(at) = attr.value.iter().position(|&b| b == b'<') {
                 return Err(Diagnostic::error(
@@ -326,10 +402,11 @@ impl<'a> Parser<'a> {
                 Diagnostic::error(value_span, format!("malformed attribute value: {err}"))
             })?;
             let namespace = namespace_uri(ns);
+            let value = self.keep(value);
             attrs.push(Attribute {
-                name: String::from_utf8_lossy(local.as_ref()).into_owned(),
+                name: self.borrow(local.into_inner()).ok_or_else(not_in_text)?,
                 namespace: self.intern(namespace),
-                value: value.into_owned(),
+                value,
                 span: value_span,
                 name_span: Span::new(key_start, key_start + key.as_ref().len()),
             });
@@ -338,19 +415,16 @@ impl<'a> Parser<'a> {
             name,
             namespace,
             span,
-            attrs,
-            children: Vec::new(),
-            comment: None,
+            // Boxed at their length: a `Vec` grows to at least four entries, most elements
+            // have one or two attributes, and a big chart has hundreds of thousands.
+            attrs: attrs.into_boxed_slice(),
+            children: Box::default(),
         })
     }
 
-    fn close(&mut self, mut element: Element) -> Result<(), Diagnostic> {
-        // A `Vec` grows to at least four entries: most elements have one or two attributes
-        // and children, and a big chart has hundreds of thousands of elements.
-        element.attrs.shrink_to_fit();
-        element.children.shrink_to_fit();
+    fn close(&mut self, element: Element<'a>) -> Result<(), Diagnostic> {
         match self.stack.last_mut() {
-            Some(parent) => parent.children.push(Node::Element(element)),
+            Some((_, children)) => children.push(Node::Element(element)),
             None if self.root.is_none() => self.root = Some(element),
             None => {
                 return Err(Diagnostic::error(
@@ -362,18 +436,18 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn text(&mut self, text: String, span: Span) -> Result<(), Diagnostic> {
+    fn text(&mut self, text: Cow<'a, str>, span: Span) -> Result<(), Diagnostic> {
         match self.stack.last_mut() {
             // Blank text means nothing but in the elements whose text is their content (where
             // it may join two CDATA sections): elsewhere it is not kept.
-            Some(parent)
+            Some((parent, _))
                 if parent.is_scxml()
                     && !matches!(
-                        parent.name.as_str(),
+                        parent.name,
                         "script" | "data" | "content" | "assign" | "log"
                     )
                     && text.trim().is_empty() => {}
-            Some(parent) => parent.children.push(Node::Text(Text { text, span })),
+            Some((_, children)) => children.push(Node::Text(Text { text, span })),
             None if text.trim().is_empty() => {}
             None => return Err(Diagnostic::error(span, "text outside the root element")),
         }
@@ -409,10 +483,10 @@ mod tests {
         assert!(doc.root.is_scxml());
         let state = doc.root.elements().next().unwrap();
         assert_eq!(state.name, "state");
-        assert_eq!(&src[state.span.start..state.span.end], "state");
+        assert_eq!(&src[state.span.range()], "state");
         let id = state.attr("id").unwrap();
         assert_eq!(id.value, "a&b");
-        assert_eq!(&src[id.span.start..id.span.end], "a&amp;b");
+        assert_eq!(&src[id.span.range()], "a&amp;b");
     }
 
     #[test]
@@ -433,6 +507,32 @@ mod tests {
         assert!(parse("<scxml>\u{1}</scxml>").is_err());
         assert!(parse("<scxml>\u{FFFF}</scxml>").is_err());
         assert!(parse("<scxml>\t\r\n\u{7f}\u{FEFF}\u{10FFFF}</scxml>").is_ok());
+    }
+
+    /// The document of a big chart is alive while its chart is built: its records stay small
+    /// (docs/scale.md, "Compiler memory").
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn records_stay_small() {
+        use std::mem::size_of;
+        assert_eq!(size_of::<Element<'_>>(), 64);
+        assert_eq!(size_of::<Node<'_>>(), 64);
+        assert_eq!(size_of::<Attribute<'_>>(), 64);
+    }
+
+    #[test]
+    fn borrows_what_has_no_references() {
+        let src = r#"<scxml a="plain" b="x &amp; y"><!-- doc --><log>text</log></scxml>"#;
+        let doc = parse(src).unwrap();
+        assert!(matches!(
+            doc.root.attr("a").unwrap().value,
+            Cow::Borrowed("plain")
+        ));
+        assert!(matches!(doc.root.attr("b").unwrap().value, Cow::Owned(ref v) if v == "x & y"));
+        let log = doc.root.elements().next().unwrap();
+        assert_eq!(doc.comments.of(log), Some("doc"));
+        assert_eq!(doc.comments.of(&doc.root), None);
+        assert!(matches!(log.text().unwrap().text, Cow::Borrowed("text")));
     }
 
     #[test]

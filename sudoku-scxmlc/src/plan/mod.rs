@@ -30,9 +30,9 @@ pub struct Plan {
     /// Table blocks in emission order.
     pub blocks: Vec<Block>,
     /// Per state: block indices of its `<onentry>` elements.
-    pub onentry: Vec<Vec<usize>>,
+    pub onentry: Vec<Box<[usize]>>,
     /// Per state: block indices of its `<onexit>` elements.
-    pub onexit: Vec<Vec<usize>>,
+    pub onexit: Vec<Box<[usize]>>,
     /// Per transition: block index of its content.
     pub transition_block: Vec<Option<usize>>,
     /// Block index of the top-level script.
@@ -99,8 +99,12 @@ pub fn plan(mut chart: Chart) -> Plan {
         })
         .collect();
 
-    // Names (chosen by `validate`, which reports every problem with them).
-    let variants = chart.states.iter().map(|s| s.rust_name.clone()).collect();
+    // Names (chosen by `validate`, which reports every problem with them), moved here.
+    let variants = chart
+        .states
+        .iter_mut()
+        .map(|s| s.rust_name.take().map(String::from))
+        .collect();
     let events = chart
         .event_consts
         .iter()
@@ -122,7 +126,7 @@ pub fn plan(mut chart: Chart) -> Plan {
             conditions.len() - 1
         }));
         transition_block.push(t.content.take().map(|b| {
-            blocks.push(b);
+            blocks.push(*b);
             blocks.len() - 1
         }));
     }
@@ -131,17 +135,22 @@ pub fn plan(mut chart: Chart) -> Plan {
     let mut done_data = Vec::new();
     let mut state_done_data = Vec::with_capacity(n);
     for (i, s) in chart.states.iter_mut().enumerate() {
-        let mut push_all = |list: Vec<Block>| {
-            list.into_iter()
+        let mut push_all = |list: Box<[Block]>| {
+            list.into_vec()
+                .into_iter()
                 .map(|b| {
                     blocks.push(b);
                     blocks.len() - 1
                 })
-                .collect::<Vec<_>>()
+                .collect::<Box<[_]>>()
+        };
+        let (exit, dd) = match s.extras.as_deref_mut() {
+            Some(x) => (std::mem::take(&mut x.onexit), x.donedata.take()),
+            None => (Box::default(), None),
         };
         onentry.push(push_all(std::mem::take(&mut s.onentry)));
-        onexit.push(push_all(std::mem::take(&mut s.onexit)));
-        state_done_data.push(s.donedata.take().map(|d| {
+        onexit.push(push_all(exit));
+        state_done_data.push(dd.map(|d| {
             done_data.push((i, *d));
             done_data.len() - 1
         }));

@@ -65,8 +65,8 @@ pub fn parse_code(
             idents.dedup();
             Ok(Code::new(CodeParts {
                 text: text.to_owned(),
-                line: src.line(span.start),
-                column: src.column_bounded(span.start, 4096),
+                line: src.line(span.start as usize),
+                column: src.column_bounded(span.start as usize, 4096),
                 tokens,
                 idents,
             }))
@@ -104,9 +104,9 @@ impl super::Validator<'_> {
         let mut code = parse_code(self.src, text, span, kind)?;
         let tokens = std::mem::take(&mut code.tokens);
         let mut unknown = Vec::new();
-        let ids = &self.ids;
-        code.tokens = resolve_in_calls(tokens, &mut |id, at| match ids.get(id) {
-            Some(&s) => Some(s as u32),
+        let (ids, states) = (&self.ids, &self.states);
+        code.tokens = resolve_in_calls(tokens, &mut |id, at| match ids.get(states, id) {
+            Some(s) => Some(s as u32),
             None => {
                 unknown.push((id.to_owned(), at));
                 None
@@ -121,7 +121,10 @@ impl super::Validator<'_> {
             let start = locate(text, span, at.start()).start;
             let end = locate(text, span, at.end()).start.max(start + 1);
             let mut d = Diagnostic::error(
-                Span::new(start, end.min(span.end.max(start + 1))),
+                Span {
+                    start,
+                    end: end.min(span.end.max(start + 1)),
+                },
                 format!("`In(\"{id}\")`: `{id}` is not a state id"),
             );
             if let Some(best) = self.closest_id(&id) {
@@ -253,9 +256,9 @@ pub(crate) fn locate(text: &str, span: Span, at: proc_macro2::LineColumn) -> Spa
         }
         offset += line.len();
     }
-    let offset = offset.min(span.end.saturating_sub(span.start));
-    let start = span.start + offset;
-    Span::new(start, (start + 1).min(span.end.max(start + 1)))
+    let offset = offset.min(span.end.saturating_sub(span.start) as usize);
+    let start = span.start as usize + offset;
+    Span::new(start, (start + 1).min((span.end as usize).max(start + 1)))
 }
 
 /// `In("id")` (or `In('id')`, which Rust reads as a `char` only for one-character ids) with a

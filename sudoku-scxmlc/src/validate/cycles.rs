@@ -44,7 +44,7 @@ pub fn warnings(chart: &Chart) -> Vec<Diagnostic> {
             if tr.cond.is_some() {
                 return None;
             }
-            match tr.targets.as_slice() {
+            match &*tr.targets {
                 [] => Some((t, s)),
                 [target] => default_atomic(chart, *target).map(|next| (t, next)),
                 _ => None,
@@ -103,7 +103,7 @@ fn default_atomic(chart: &Chart, mut s: usize) -> Option<usize> {
             StateKind::Atomic | StateKind::Final => return Some(s),
             StateKind::Compound => {
                 let t = state.initial?;
-                match chart.transitions[t].targets.as_slice() {
+                match &*chart.transitions[t].targets {
                     [only] if !chart.states[*only].kind.is_history() => {
                         // The initial state may be deeper than a child: its ancestors between
                         // must not be parallel.

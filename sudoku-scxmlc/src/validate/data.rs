@@ -12,7 +12,7 @@ impl<'a> Validator<'a> {
     /// element's offset: states are in document order).
     pub(super) fn collect_data(&mut self, e: &'a Element, state: usize) {
         for child in e.elements().filter(|c| c.is_scxml()) {
-            match child.name.as_str() {
+            match child.name {
                 "datamodel" => {
                     self.check_element(child);
                     for d in child
@@ -69,7 +69,7 @@ impl<'a> Validator<'a> {
         }
         let (ty, ty_text) = match d.attr_ns(RUST_NS, "type") {
             Some(t) => match parse_code(self.src, &t.value, t.span, CodeKind::Type) {
-                Ok(code) => (Some(code.into_parts().tokens), Some(t.value.clone())),
+                Ok(code) => (Some(code.into_parts().tokens), Some(t.value.to_string())),
                 Err(diag) => {
                     self.diags.push(diag);
                     return;
@@ -101,7 +101,7 @@ impl<'a> Validator<'a> {
             DataInit::Default
         };
         self.add_data(crate::chart::Data {
-            id: id.value.clone(),
+            id: id.value.to_string(),
             ty,
             ty_text,
             init,
@@ -112,7 +112,7 @@ impl<'a> Validator<'a> {
 
     /// Whether `id` names a `<data>` declared before (reported, with the first one's line).
     pub(super) fn is_duplicate_data(&mut self, id: &Attribute) -> bool {
-        let Some(&first) = self.data_ids.get(&id.value) else {
+        let Some(&first) = self.data_ids.get(&*id.value) else {
             return false;
         };
         let l = self.data[first].line;
@@ -134,7 +134,7 @@ impl<'a> Validator<'a> {
 
     /// The content of `<data id>` (its non-blank text), after checking that it has at most one
     /// of `expr`, `src` and content (SCXML 1.0, 5.3), in any datamodel.
-    pub(super) fn data_content(&mut self, d: &Element, id: &str) -> Option<Text> {
+    pub(super) fn data_content<'e>(&mut self, d: &Element<'e>, id: &str) -> Option<Text<'e>> {
         let text = d.text().filter(|t| !t.text.trim().is_empty());
         let sources = [
             d.attr("expr").is_some(),

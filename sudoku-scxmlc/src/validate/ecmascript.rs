@@ -139,8 +139,8 @@ pub fn check_code(
     }
     Ok(Code::new(crate::chart::CodeParts {
         text: text.to_owned(),
-        line: src.line(span.start),
-        column: src.column_bounded(span.start, 4096),
+        line: src.line(span.start as usize),
+        column: src.column_bounded(span.start as usize, 4096),
         tokens: proc_macro2::TokenStream::new(),
         idents: Vec::new(),
     }))
@@ -264,13 +264,13 @@ impl super::Validator<'_> {
     /// The variable a `<foreach item>` or `index` names: its `<data>`, or a new variable
     /// (4.6: the processor declares it), declared at the root like a `<data>`.
     fn js_variable(&mut self, a: &crate::parse::Attribute) -> usize {
-        if let Some(&d) = self.data_ids.get(&a.value) {
+        if let Some(&d) = self.data_ids.get(&*a.value) {
             return d;
         }
         let index = self.data.len();
-        self.data_ids.insert(a.value.clone(), index);
+        self.data_ids.insert(a.value.to_string(), index);
         self.data.push(crate::chart::Data {
-            id: a.value.clone(),
+            id: a.value.to_string(),
             ty: None,
             ty_text: None,
             init: crate::chart::DataInit::Default,
@@ -426,7 +426,7 @@ impl super::Validator<'_> {
         };
         let line = self.line(d.span);
         self.add_data(crate::chart::Data {
-            id: id.value.clone(),
+            id: id.value.to_string(),
             ty: None,
             ty_text: None,
             init,

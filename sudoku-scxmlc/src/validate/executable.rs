@@ -18,7 +18,7 @@ impl<'a> Validator<'a> {
         let body = self.exec_list(e.elements().filter(|c| c.is_scxml()).collect());
         Block {
             line: self.line(e.span),
-            owner,
+            owner: owner.into_boxed_str(),
             body,
         }
     }
@@ -63,7 +63,7 @@ impl<'a> Validator<'a> {
                 );
                 None
             }
-            (Some(l), None) => Some(Value::Literal(l.value.clone())),
+            (Some(l), None) => Some(Value::Literal(l.value.to_string())),
             (None, Some(x)) => self.code_attr(x, CodeKind::Expr).map(Value::Expr),
             (None, None) => None,
         }
@@ -121,7 +121,7 @@ impl<'a> Validator<'a> {
         self.check_element(e);
         let line = self.line(e.span);
         let column = self.column(e.span);
-        match e.name.as_str() {
+        match e.name {
             "raise" => {
                 let Some(a) = e.attr("event") else {
                     self.error(e.span, "`<raise>` needs an `event`");
@@ -133,7 +133,7 @@ impl<'a> Validator<'a> {
                 }
                 self.note_event(&a.value, a.span);
                 Some(Exec::Raise {
-                    event: a.value.clone(),
+                    event: a.value.to_string(),
                     line,
                     column,
                 })
@@ -204,7 +204,7 @@ impl<'a> Validator<'a> {
                 let mut current: (Option<_>, Vec<&Element>) = (cond, Vec::new());
                 let mut seen_else = false;
                 for c in e.elements().filter(|c| c.is_scxml()) {
-                    match c.name.as_str() {
+                    match c.name {
                         "elseif" | "else" => {
                             self.check_element(c);
                             if seen_else {
@@ -274,7 +274,10 @@ impl<'a> Validator<'a> {
                     Some(a) => Some(self.code_attr(a, CodeKind::Expr)?),
                     None => None,
                 };
-                let label = e.attr("label").map(|a| a.value.clone()).unwrap_or_default();
+                let label = e
+                    .attr("label")
+                    .map(|a| a.value.to_string())
+                    .unwrap_or_default();
                 Some(Exec::Log {
                     label,
                     expr,
@@ -340,7 +343,7 @@ impl<'a> Validator<'a> {
         let mut content = None;
         for c in e.elements().filter(|c| c.is_scxml()) {
             self.check_element(c);
-            match c.name.as_str() {
+            match c.name {
                 "param" => params.extend(self.param(c)),
                 "content" => {
                     if content.is_some() {
@@ -413,7 +416,7 @@ impl<'a> Validator<'a> {
             _ => None,
         };
         Some(Param {
-            name: name.value.clone(),
+            name: name.value.to_string(),
             expr: expr?,
             error,
             ty,
@@ -462,7 +465,7 @@ impl<'a> Validator<'a> {
         if e.attr("id").is_some() && e.attr("idlocation").is_some() {
             self.error(e.span, "`<send>` has both `id` and `idlocation`");
         }
-        let id = e.attr("id").map(|a| a.value.clone());
+        let id = e.attr("id").map(|a| a.value.to_string());
         let idlocation = match e.attr("idlocation") {
             Some(a) => Some(self.location(a)?),
             None => None,

@@ -92,7 +92,7 @@ impl<'a> Validator<'a> {
             }
         };
         let span = self.states[index].span;
-        self.set_default_transition(index, targets, true, content, line, span);
+        self.set_default_transition(index, targets.into(), true, content, line, span);
     }
 
     /// Gives state `index` its initial transition (a compound state or the root, `internal`)
@@ -101,7 +101,7 @@ impl<'a> Validator<'a> {
     fn set_default_transition(
         &mut self,
         index: usize,
-        targets: Vec<usize>,
+        targets: Box<[usize]>,
         internal: bool,
         content: Option<Block>,
         line: u32,
@@ -110,12 +110,12 @@ impl<'a> Validator<'a> {
         let t = self.transitions.len();
         self.transitions.push(Transition {
             source: index,
-            events: Vec::new(),
+            events: Box::default(),
             event_text: None,
             cond: None,
             targets,
             internal,
-            content: content.filter(|b| !b.body.is_empty()),
+            content: content.filter(|b| !b.body.is_empty()).map(Box::new),
             line,
             span,
         });
@@ -176,7 +176,7 @@ impl<'a> Validator<'a> {
         }
         let content = self.block(t, format!("default transition of history `{id}`"));
         let line = self.line(t.span);
-        self.set_default_transition(index, targets, false, Some(content), line, t.span);
+        self.set_default_transition(index, targets.into(), false, Some(content), line, t.span);
     }
 
     /// A `<history>` without a default `<transition>` (SCXML 1.0 requires one): like Qt and
@@ -188,7 +188,7 @@ impl<'a> Validator<'a> {
         let (targets, content) = match self.states[parent].initial {
             Some(t) => (
                 self.transitions[t].targets.clone(),
-                self.transitions[t].content.clone(),
+                self.transitions[t].content.as_deref().cloned(),
             ),
             // A `<parallel>` enters every child region.
             None => (

@@ -27,7 +27,7 @@ impl<'a> Validator<'a> {
         if e.attr("id").is_some() && e.attr("idlocation").is_some() {
             self.error(e.span, "`<invoke>` has both `id` and `idlocation`");
         }
-        let id = e.attr("id").map(|a| a.value.clone());
+        let id = e.attr("id").map(|a| a.value.to_string());
         if let Some(a) = e.attr("id") {
             if let Some(first) = self
                 .invokes
@@ -62,7 +62,7 @@ impl<'a> Validator<'a> {
         let mut finalize: Option<Block> = None;
         let mut content: Option<&Element> = None;
         for c in e.elements().filter(|c| c.is_scxml()) {
-            match c.name.as_str() {
+            match c.name {
                 "param" => params.extend(self.param(c)),
                 "finalize" => {
                     if finalize.is_some() {
@@ -185,7 +185,7 @@ impl<'a> Validator<'a> {
                 type_name: Some("Invoked"),
             };
             let (chart, diags) = match &parsed {
-                Ok(doc) => validate_root(&doc.root, &file, path.parent(), &nesting),
+                Ok(doc) => validate_root(&doc.root, &doc.comments, &file, path.parent(), &nesting),
                 Err(diags) => (None, diags.clone()),
             };
             match chart {
@@ -206,8 +206,9 @@ impl<'a> Validator<'a> {
     pub(super) fn chart_value(&mut self, root: &Element) -> Option<Code> {
         let line = self.line(root.span);
         let nesting = self.nested(root.span, None)?;
-        let (chart, diags) = validate_root(root, self.src, self.base_dir, &nesting);
+        let (chart, diags) = validate_root(root, self.comments, self.src, self.base_dir, &nesting);
         self.diags.extend(diags);
+        self.omitted_warnings += chart.as_ref().map_or(0, |c| c.omitted_warnings);
         let key = format!("inline-chart:{line}");
         self.add_child(chart?, line, Some(key.clone()));
         Some(Code::new(crate::chart::CodeParts {
@@ -233,8 +234,9 @@ impl<'a> Validator<'a> {
             return None;
         };
         let nesting = self.nested(root.span, None)?;
-        let (chart, diags) = validate_root(root, self.src, self.base_dir, &nesting);
+        let (chart, diags) = validate_root(root, self.comments, self.src, self.base_dir, &nesting);
         self.diags.extend(diags);
+        self.omitted_warnings += chart.as_ref().map_or(0, |c| c.omitted_warnings);
         chart
     }
 
@@ -303,7 +305,13 @@ impl<'a> Validator<'a> {
             }
         };
         let nesting = self.nested(src.span, Some(&path))?;
-        let (chart, diags) = validate_root(&document.root, &file, path.parent(), &nesting);
+        let (chart, diags) = validate_root(
+            &document.root,
+            &document.comments,
+            &file,
+            path.parent(),
+            &nesting,
+        );
         if chart.is_none() {
             self.child_file_errors(
                 src.span,
@@ -312,11 +320,18 @@ impl<'a> Validator<'a> {
                 &diags,
             );
         } else {
-            let warnings: String = diags
+            let mut warnings: String = diags
                 .iter()
                 .filter(|d| d.severity == Severity::Warning)
                 .map(|d| file.render(d))
                 .collect();
+            let omitted = chart.as_ref().map_or(0, |c| c.omitted_warnings);
+            if omitted > 0 {
+                warnings.push_str(&format!(
+                    "{}: … and {omitted} more warnings not shown\n",
+                    file.path().display()
+                ));
+            }
             if !warnings.is_empty() {
                 self.diags.push(Diagnostic::warning(
                     src.span,

@@ -10,6 +10,7 @@ mod data;
 mod ecmascript;
 mod executable;
 mod files;
+mod ids;
 mod initial;
 mod invoke;
 mod names;
@@ -20,8 +21,8 @@ mod rules;
 mod xml_content;
 
 use crate::chart::{Block, Chart, Cond, DatamodelKind, State, Transition};
-use crate::diagnostic::{Diagnostic, SourceFile, Span};
-use crate::parse::{Attribute, Document, Element, RUST_NS, SCXML_NS};
+use crate::diagnostic::{Diagnostic, Severity, SourceFile, Span, MAX_RENDERED};
+use crate::parse::{Attribute, Comments, Document, Element, RUST_NS, SCXML_NS};
 use crate::runtime::{normalize_descriptor, StateKind};
 pub(crate) use code::is_rust_ident;
 use code::CodeKind;
@@ -48,7 +49,7 @@ pub fn validate(
         verbatim: names.verbatim_state_names,
         type_name: names.type_name,
     };
-    validate_root(&doc.root, src, base_dir, &nesting)
+    validate_root(&doc.root, &doc.comments, src, base_dir, &nesting)
 }
 
 /// How `Config` asks for Rust names to be chosen.
@@ -83,12 +84,14 @@ pub(crate) struct Nesting<'a> {
 /// child chart of an `<invoke>`).
 fn validate_root(
     root: &Element,
+    comments: &Comments<'_>,
     src: &SourceFile,
     base_dir: Option<&Path>,
     nesting: &Nesting<'_>,
 ) -> (Option<Chart>, Vec<Diagnostic>) {
     let mut v = Validator {
         src,
+        comments,
         base_dir,
         nesting,
         registry_loaded: false,
@@ -96,7 +99,7 @@ fn validate_root(
         diags: Vec::new(),
         states: Vec::new(),
         elements: Vec::new(),
-        ids: HashMap::new(),
+        ids: ids::StateIds::default(),
         invalid_id_words: HashSet::new(),
         transitions: Vec::new(),
         datamodel: DatamodelKind::Null,
@@ -105,30 +108,40 @@ fn validate_root(
         event_names: Vec::new(),
         included_files: Vec::new(),
         invokes: Vec::new(),
+        omitted_warnings: 0,
     };
-    let chart = v.run(root);
+    let mut chart = v.run(root);
     let has_error = v
         .diags
         .iter()
         .any(|d| d.severity == crate::diagnostic::Severity::Error);
-    // Warnings only for a chart without errors: they would mostly echo the errors.
-    if let (Some(chart), false) = (&chart, has_error) {
-        v.diags.extend(reachability::warnings(chart));
-        v.diags.extend(cycles::warnings(chart));
+    // Warnings only for a chart without errors: they would mostly echo the errors. Past the
+    // ones rendered, they are only counted.
+    if let (Some(chart), false) = (&mut chart, has_error) {
+        let found = v.diags.iter().filter(|d| d.severity == Severity::Warning);
+        let mut warnings = reachability::Warnings::new(MAX_RENDERED.saturating_sub(found.count()));
+        reachability::warnings(chart, &mut warnings);
+        for d in cycles::warnings(chart) {
+            warnings.push(|| d);
+        }
+        v.diags.extend(warnings.kept);
+        chart.omitted_warnings += warnings.omitted;
     }
     (if has_error { None } else { chart }, v.diags)
 }
 
 pub(crate) struct Validator<'a> {
-    src: &'a SourceFile,
+    src: &'a SourceFile<'a>,
+    /// The comments of the document `root` is in.
+    comments: &'a Comments<'a>,
     base_dir: Option<&'a Path>,
     nesting: &'a Nesting<'a>,
     registry_loaded: bool,
     children: Vec<crate::chart::ChildChart>,
     diags: Vec<Diagnostic>,
     states: Vec<State>,
-    elements: Vec<&'a Element>,
-    ids: HashMap<String, usize>,
+    elements: Vec<&'a Element<'a>>,
+    ids: ids::StateIds,
     /// The words of state ids refused for holding white space.
     invalid_id_words: HashSet<String>,
     transitions: Vec<Transition>,
@@ -138,6 +151,8 @@ pub(crate) struct Validator<'a> {
     event_names: Vec<(String, u32, Span)>,
     included_files: Vec<PathBuf>,
     invokes: Vec<crate::chart::Invoke>,
+    /// Warnings of inline child charts counted but not kept (`Chart::omitted_warnings`).
+    omitted_warnings: usize,
 }
 
 impl<'a> Validator<'a> {
@@ -146,13 +161,13 @@ impl<'a> Validator<'a> {
     }
 
     fn line(&self, span: Span) -> u32 {
-        self.src.line(span.start)
+        self.src.line(span.start as usize)
     }
 
     /// 1-based column of a span's start, in characters, for the error sites of executable
     /// content; in bytes past 4 KiB into a line, so a huge one-line chart stays linear.
     fn column(&self, span: Span) -> u32 {
-        self.src.column_bounded(span.start, 4096)
+        self.src.column_bounded(span.start as usize, 4096)
     }
 
     fn run(&mut self, root: &'a Element) -> Option<Chart> {
@@ -175,7 +190,7 @@ impl<'a> Validator<'a> {
             ),
             None => self.error(root.span, "`<scxml>` needs `version=\"1.0\"`"),
         }
-        self.datamodel = match root.attr("datamodel").map(|a| (a.value.as_str(), a.span)) {
+        self.datamodel = match root.attr("datamodel").map(|a| (&*a.value, a.span)) {
             None | Some(("null", _)) => DatamodelKind::Null,
             Some(("rust", _)) => DatamodelKind::Rust,
             #[cfg(feature = "ecmascript")]
@@ -207,7 +222,7 @@ impl<'a> Validator<'a> {
         let late_binding = root.attr("binding").is_some_and(|b| b.value == "late");
         let name = root
             .attr("name")
-            .map(|a| a.value.clone())
+            .map(|a| a.value.to_string())
             .unwrap_or_else(|| {
                 self.src
                     .path()
@@ -220,9 +235,8 @@ impl<'a> Validator<'a> {
         let (n_states, n_transitions) = count_states(root);
         self.states.reserve_exact(n_states);
         self.elements.reserve_exact(n_states);
-        self.ids.reserve(n_states);
-        // A compound state's initial transition, a history's default: at most one per state.
-        self.transitions.reserve_exact(n_transitions + n_states);
+        self.ids.reserve(&self.states, n_states);
+        self.transitions.reserve_exact(n_transitions);
         self.collect_state(root, None);
         if self.states.len() == 1 {
             // Qt Creator's template for a new chart: valid SCXML (3.2: zero or more states).
@@ -239,13 +253,7 @@ impl<'a> Validator<'a> {
         }
         let script = self.top_level_script(root);
         let declared_events = self.declared_events(root);
-        for (state, name) in self.state_names().into_iter().enumerate() {
-            self.states[state].rust_name = name;
-        }
-        for s in &mut self.states {
-            s.children.shrink_to_fit();
-            s.transitions.shrink_to_fit();
-        }
+        self.assign_state_names();
         let event_consts = self.event_consts();
         let event_variants = self.event_variants();
         let type_name = self.type_name(&name);
@@ -268,6 +276,7 @@ impl<'a> Validator<'a> {
             event_names: std::mem::take(&mut self.event_names),
             included_files: std::mem::take(&mut self.included_files),
             event_payloads: Vec::new(),
+            omitted_warnings: self.omitted_warnings,
         };
         let (payloads, diags) = payloads::payloads(&chart);
         self.diags.extend(diags);
@@ -278,18 +287,18 @@ impl<'a> Validator<'a> {
     /// Checks attributes and children of an element against the rules table, recursively for
     /// elements that are not states (states are checked when collected).
     fn check_element(&mut self, e: &Element) {
-        let Some((attrs, children)) = rules::rules(&e.name) else {
+        let Some((attrs, children)) = rules::rules(e.name) else {
             return;
         };
         for a in &e.attrs {
-            match a.namespace.as_deref() {
-                None if !attrs.contains(&a.name.as_str()) => self.error(
+            match a.namespace() {
+                None if !attrs.contains(&a.name) => self.error(
                     a.name_span,
                     format!("`<{}>` has no attribute `{}`", e.name, a.name),
                 ),
                 Some(RUST_NS)
                     if !matches!(
-                        (e.name.as_str(), a.name.as_str()),
+                        (e.name, a.name),
                         ("data" | "param", "type") | ("state" | "parallel" | "final", "name")
                     ) =>
                 {
@@ -320,10 +329,10 @@ impl<'a> Validator<'a> {
                 continue; // elements of other namespaces are ignored (SCXML 1.0, 3.1)
             }
             // ECMAScript: the XML content of `<data>` and `<content>` is any XML (B.2.2).
-            let xml_content = self.datamodel == DatamodelKind::EcmaScript
-                && matches!(e.name.as_str(), "data" | "content");
-            if !children.contains(&child.name.as_str()) && !xml_content {
-                let hint = if rules::rules(&child.name).is_none() {
+            let xml_content =
+                self.datamodel == DatamodelKind::EcmaScript && matches!(e.name, "data" | "content");
+            if !children.contains(&child.name) && !xml_content {
+                let hint = if rules::rules(child.name).is_none() {
                     format!("`<{}>` is not an SCXML element", child.name)
                 } else {
                     format!("`<{}>` is not allowed inside `<{}>`", child.name, e.name)
@@ -334,7 +343,7 @@ impl<'a> Validator<'a> {
         if e.name == "content" && e.attr("expr").is_some() && e.elements().next().is_some() {
             self.error(e.span, "`<content>` has both `expr` and children");
         }
-        if !["script", "data", "content", "assign", "log"].contains(&e.name.as_str()) {
+        if !["script", "data", "content", "assign", "log"].contains(&e.name) {
             if let Some(t) = e.text().filter(|t| !t.text.trim().is_empty()) {
                 self.error(t.span, format!("`<{}>` cannot contain text", e.name));
             }
@@ -345,12 +354,12 @@ impl<'a> Validator<'a> {
         let index = self.states.len();
         let has_child_states = e
             .elements()
-            .any(|c| c.is_scxml() && matches!(c.name.as_str(), "state" | "parallel" | "final"));
-        let kind = match e.name.as_str() {
+            .any(|c| c.is_scxml() && matches!(c.name, "state" | "parallel" | "final"));
+        let kind = match e.name {
             "scxml" => StateKind::Root,
             "parallel" => StateKind::Parallel,
             "final" => StateKind::Final,
-            "history" => match e.attr("type").map(|a| a.value.as_str()) {
+            "history" => match e.attr("type").map(|a| &*a.value) {
                 None | Some("shallow") => StateKind::ShallowHistory,
                 Some("deep") => StateKind::DeepHistory,
                 Some(other) => {
@@ -385,7 +394,7 @@ impl<'a> Validator<'a> {
                             .with_help("an id is an XML name (SCXML 1.0, 3.14: type ID): a letter or `_`, then letters, digits, `.`, `-` and `_`"),
                     );
                 }
-                if let Some(&first) = self.ids.get(&a.value) {
+                if let Some(first) = self.ids.get(&self.states, &a.value) {
                     let line = self.states[first].line;
                     self.diags.push(
                         Diagnostic::error(a.span, format!("duplicate state id `{}`", a.value))
@@ -395,9 +404,9 @@ impl<'a> Validator<'a> {
                             )),
                     );
                 } else {
-                    self.ids.insert(a.value.clone(), index);
+                    self.ids.insert(&self.states, &a.value, index);
                 }
-                (a.value.clone(), false)
+                (a.value.to_string(), false)
             }
             None if kind == StateKind::Root => ("__scxml".to_owned(), true),
             None => (format!("__state_{index}"), true),
@@ -407,30 +416,34 @@ impl<'a> Validator<'a> {
             generated_id,
             kind,
             parent,
-            children: Vec::new(),
+            children: Box::default(),
             initial: None,
-            transitions: Vec::new(),
-            onentry: Vec::new(),
-            onexit: Vec::new(),
-            donedata: None,
+            transitions: Box::default(),
+            onentry: Box::default(),
+            extras: self.comments.of(e).map(|c| {
+                Box::new(crate::chart::StateExtras {
+                    comment: Some(c.into()),
+                    ..Default::default()
+                })
+            }),
             rust_name: None,
             line: self.line(e.span),
             span: e.span,
-            comment: e.comment.clone(),
         });
         self.elements.push(e);
         if kind != StateKind::Root {
             self.check_element(e);
         }
+        let mut children = Vec::new();
         for child in e.elements().filter(|c| c.is_scxml()) {
-            match child.name.as_str() {
+            match child.name {
                 "state" | "parallel" | "final" | "history" => {
-                    let c = self.collect_state(child, Some(index));
-                    self.states[index].children.push(c);
+                    children.push(self.collect_state(child, Some(index)));
                 }
                 _ => {}
             }
         }
+        self.states[index].children = children.into_boxed_slice();
         index
     }
 
@@ -441,8 +454,8 @@ impl<'a> Validator<'a> {
         for token in attr.value.split_ascii_whitespace() {
             let at = attr.value[offset..].find(token).map_or(0, |i| i + offset);
             offset = at + token.len();
-            match self.ids.get(token) {
-                Some(&t) => targets.push(t),
+            match self.ids.get(&self.states, token) {
+                Some(t) => targets.push(t),
                 None if self.invalid_id_words.contains(token) => ok = false,
                 None => {
                     ok = false;
@@ -464,7 +477,8 @@ impl<'a> Validator<'a> {
 
     pub(crate) fn closest_id(&self, token: &str) -> Option<String> {
         self.ids
-            .keys()
+            .indices()
+            .map(|i| &self.states[i].id)
             .map(|id| (edit_distance(id, token), id))
             .filter(|(d, id)| *d <= 2.max(id.len() / 3))
             .min()
@@ -491,29 +505,30 @@ impl<'a> Validator<'a> {
         let children = e
             .elements()
             .filter(|c| c.is_scxml() && kind != StateKind::Root);
+        let (mut transitions, mut onentry, mut onexit) = (Vec::new(), Vec::new(), Vec::new());
         for child in children {
-            match child.name.as_str() {
+            match child.name {
                 "transition" if !kind.is_history() => {
                     if kind == StateKind::Final {
                         self.error(child.span, "a `<final>` state cannot have transitions");
                         continue;
                     }
                     if let Some(t) = self.transition(child, index) {
-                        self.states[index].transitions.push(t);
+                        transitions.push(t);
                     }
                 }
                 "onentry" => {
                     let block = self.block(child, format!("<onentry> of `{id}`"));
-                    self.states[index].onentry.push(block);
+                    onentry.push(block);
                 }
                 "onexit" => {
                     let block = self.block(child, format!("<onexit> of `{id}`"));
-                    self.states[index].onexit.push(block);
+                    onexit.push(block);
                 }
                 "donedata" => {
                     self.check_element(child);
                     let dd = self.donedata(child);
-                    self.states[index].donedata = Some(Box::new(dd));
+                    self.states[index].extras_mut().donedata = Some(Box::new(dd));
                 }
                 "invoke" => {
                     if let Some(invoke) = self.invoke(child, index) {
@@ -522,6 +537,12 @@ impl<'a> Validator<'a> {
                 }
                 _ => {}
             }
+        }
+        let state = &mut self.states[index];
+        state.transitions = transitions.into_boxed_slice();
+        state.onentry = onentry.into_boxed_slice();
+        if !onexit.is_empty() {
+            state.extras_mut().onexit = onexit.into_boxed_slice();
         }
         match kind {
             StateKind::Root | StateKind::Compound => self.initial(index, e),
@@ -542,20 +563,13 @@ impl<'a> Validator<'a> {
                 );
             }
         }
-        // A chart may hold hundreds of thousands of states: their lists are kept at the
-        // length they have (pushing leaves room for four).
-        let state = &mut self.states[index];
-        state.children.shrink_to_fit();
-        state.transitions.shrink_to_fit();
-        state.onentry.shrink_to_fit();
-        state.onexit.shrink_to_fit();
     }
 
     fn transition(&mut self, t: &'a Element, source: usize) -> Option<usize> {
         self.check_element(t);
         let line = self.line(t.span);
         let mut events = Vec::new();
-        let event_text = t.attr("event").map(|a| a.value.clone());
+        let event_text = t.attr("event").map(|a| Box::from(&*a.value));
         if let Some(a) = t.attr("event") {
             if a.value.trim().is_empty() {
                 self.error(
@@ -584,7 +598,7 @@ impl<'a> Validator<'a> {
             Some(a) => self.resolve_targets(a)?,
             None => Vec::new(),
         };
-        let internal = match t.attr("type").map(|a| (a.value.as_str(), a.span)) {
+        let internal = match t.attr("type").map(|a| (&*a.value, a.span)) {
             None | Some(("external", _)) => false,
             Some(("internal", _)) => true,
             Some((other, span)) => {
@@ -599,17 +613,14 @@ impl<'a> Validator<'a> {
         let content = self.block(t, format!("<transition> of `{id}`"));
         let index = self.transitions.len();
         // Lists of one or two grow to four entries; a big chart has many transitions.
-        let (mut events, mut targets) = (events, targets);
-        events.shrink_to_fit();
-        targets.shrink_to_fit();
         self.transitions.push(Transition {
             source,
-            events,
+            events: events.into_boxed_slice(),
             event_text,
             cond,
-            targets,
+            targets: targets.into_boxed_slice(),
             internal,
-            content: Some(content).filter(|b| !b.body.is_empty()),
+            content: Some(content).filter(|b| !b.body.is_empty()).map(Box::new),
             line,
             span: t.span,
         });
@@ -621,7 +632,7 @@ impl<'a> Validator<'a> {
     fn declared_events(&mut self, root: &Element) -> Vec<crate::chart::DeclaredEvent> {
         let mut declared: Vec<crate::chart::DeclaredEvent> = Vec::new();
         for e in root.elements() {
-            if e.namespace.as_deref() != Some(RUST_NS) {
+            if e.namespace() != Some(RUST_NS) {
                 continue;
             }
             if e.name != "event" {
@@ -639,7 +650,7 @@ impl<'a> Validator<'a> {
                 continue;
             }
             for a in &e.attrs {
-                if a.namespace.is_some() || !["name", "type"].contains(&a.name.as_str()) {
+                if a.namespace.is_some() || !["name", "type"].contains(&a.name) {
                     self.error(
                         a.name_span,
                         format!("`<rs:event>` has no attribute `{}`", a.name),
@@ -663,7 +674,7 @@ impl<'a> Validator<'a> {
             }
             let (ty, ty_text) = match e.attr("type") {
                 Some(t) => match code::parse_code(self.src, &t.value, t.span, CodeKind::Type) {
-                    Ok(code) => (Some(code.into_parts().tokens), Some(t.value.clone())),
+                    Ok(code) => (Some(code.into_parts().tokens), Some(t.value.to_string())),
                     Err(diag) => {
                         self.diags.push(diag);
                         continue;
@@ -673,7 +684,7 @@ impl<'a> Validator<'a> {
             };
             self.note_event(&name.value, name.span);
             declared.push(crate::chart::DeclaredEvent {
-                name: name.value.clone(),
+                name: name.value.to_string(),
                 ty,
                 ty_text,
                 span: e.span,
@@ -692,8 +703,8 @@ impl<'a> Validator<'a> {
     pub(crate) fn cond(&mut self, attr: &Attribute) -> Option<Cond> {
         match self.datamodel {
             DatamodelKind::Null => match parse_in_predicate(&attr.value) {
-                Some(id) => match self.ids.get(id) {
-                    Some(&s) => Some(Cond::In(s)),
+                Some(id) => match self.ids.get(&self.states, id) {
+                    Some(s) => Some(Cond::In(s)),
                     None => {
                         self.error(attr.span, format!("`In({id})`: `{id}` is not a state id"));
                         None
@@ -740,25 +751,32 @@ impl<'a> Validator<'a> {
         }
         Some(Block {
             line: self.line(first.span),
-            owner: "top-level <script>".to_owned(),
+            owner: "top-level <script>".into(),
             body,
         })
     }
 }
 
-/// How many states (the root included) and `<transition>`s the chart rooted at `root` holds.
+/// How many states (the root included) and transitions the chart rooted at `root` holds: its
+/// `<transition>`s, and at most one initial or default transition for each state with child
+/// states (the root included) and each history.
 fn count_states(root: &Element) -> (usize, usize) {
     let (mut states, mut transitions) = (0, 0);
     let mut work = vec![root];
     while let Some(e) = work.pop() {
         states += 1;
+        let mut has_child_states = e.name == "history";
         for c in e.elements().filter(|c| c.is_scxml()) {
-            match c.name.as_str() {
-                "state" | "parallel" | "final" | "history" => work.push(c),
+            match c.name {
+                "state" | "parallel" | "final" | "history" => {
+                    has_child_states = true;
+                    work.push(c);
+                }
                 "transition" => transitions += 1,
                 _ => {}
             }
         }
+        transitions += usize::from(has_child_states || std::ptr::eq(e, root));
     }
     (states, transitions)
 }

@@ -13,43 +13,76 @@ use crate::diagnostic::Diagnostic;
 use crate::ident;
 use crate::parse::RUST_NS;
 use crate::runtime::StateKind;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Gives every name of `wanted` (in document order; `Fixed` names were chosen by the user
 /// and are kept) a distinct Rust name: the wanted one where no other takes it, else the
 /// first in document order keeps it and the others get `_2`, `_3`, ….
 pub(crate) fn distinct(wanted: &[Wanted]) -> Vec<String> {
-    let mut count: HashMap<&str, usize> = HashMap::new();
-    for w in wanted {
-        *count.entry(w.name()).or_default() += 1;
+    let mut names: Vec<String> = wanted.iter().map(|w| w.name().to_owned()).collect();
+    let fixed = |i: usize| matches!(wanted[i], Wanted::Fixed(_));
+    for (i, name) in renames(wanted.len(), |i| Some(wanted[i].name()), fixed) {
+        names[i] = name;
     }
-    // Every wanted name is taken up front: the states that keep theirs are decided below,
-    // and a suffixed name never steals any of them.
-    let mut taken: HashSet<String> = wanted.iter().map(|w| w.name().to_owned()).collect();
-    let mut first_seen: HashSet<&str> = HashSet::new();
-    wanted
-        .iter()
-        .map(|w| match w {
-            Wanted::Fixed(name) => name.clone(),
-            Wanted::Pretty(name) if count[name.as_str()] == 1 => name.clone(),
-            Wanted::Pretty(name) => {
-                let fixed_elsewhere = wanted
-                    .iter()
-                    .any(|o| matches!(o, Wanted::Fixed(f) if f == name));
-                if !fixed_elsewhere && first_seen.insert(name.as_str()) {
-                    return name.clone();
-                }
-                let mut k = 2;
-                loop {
-                    let candidate = format!("{name}_{k}");
-                    if taken.insert(candidate.clone()) {
-                        return candidate;
-                    }
-                    k += 1;
-                }
+    names
+}
+
+/// The renames that make the wanted names distinct, as (position, new name), by the rule of
+/// [`distinct`]: `name(i)` is the name wanted at position `i` of `0..n` (in document order;
+/// `None`: no name), `fixed(i)` whether the user chose it.
+///
+/// The names are sorted once (four bytes a name) rather than counted in hash tables: a chart
+/// of 65,536 states has as many names, and they are computed while the parsed document and
+/// the chart are both alive (docs/scale.md, "Compiler memory"). A suffixed name `base_k` of
+/// one base can never be a suffixed name of another base (the suffix has no `_`), so only the
+/// wanted names need to be checked.
+fn renames<'n>(
+    n: usize,
+    name: impl Fn(usize) -> Option<&'n str>,
+    fixed: impl Fn(usize) -> bool,
+) -> Vec<(usize, String)> {
+    let mut order: Vec<u32> = (0..n)
+        .filter(|&i| name(i).is_some())
+        .map(|i| i as u32)
+        .collect();
+    order.sort_unstable_by(|&a, &b| name(a as usize).cmp(&name(b as usize)).then(a.cmp(&b)));
+    let wanted = |candidate: &str| {
+        order
+            .binary_search_by(|&i| name(i as usize).unwrap_or_default().cmp(candidate))
+            .is_ok()
+    };
+    let mut out = Vec::new();
+    let mut group_start = 0;
+    while group_start < order.len() {
+        let base = name(order[group_start] as usize).unwrap_or_default();
+        let group_end = order[group_start..]
+            .iter()
+            .position(|&i| name(i as usize) != Some(base))
+            .map_or(order.len(), |len| group_start + len);
+        let group = &order[group_start..group_end];
+        group_start = group_end;
+        if group.len() == 1 {
+            continue;
+        }
+        // Fixed names are kept; else the first in document order keeps its name.
+        let any_fixed = group.iter().any(|&i| fixed(i as usize));
+        let mut k = 2;
+        for (j, &i) in group.iter().enumerate() {
+            let i = i as usize;
+            if fixed(i) || (j == 0 && !any_fixed) {
+                continue;
             }
-        })
-        .collect()
+            let candidate = loop {
+                let candidate = format!("{base}_{k}");
+                k += 1;
+                if !wanted(&candidate) {
+                    break candidate;
+                }
+            };
+            out.push((i, candidate));
+        }
+    }
+    out
 }
 
 /// A name as a state or event would like it.
@@ -70,10 +103,11 @@ impl Wanted {
 }
 
 impl Validator<'_> {
-    /// The `State` name of every state (`None` for the root and history states), with an
-    /// error for each unusable or repeated `rs:name`.
-    pub(super) fn state_names(&mut self) -> Vec<Option<String>> {
-        let mut wanted = Vec::new();
+    /// Gives every state its `State` name (`rust_name`; `None` for the root and history
+    /// states), with an error for each unusable or repeated `rs:name`.
+    pub(super) fn assign_state_names(&mut self) {
+        // The states whose name the user chose, in document order.
+        let mut fixed = Vec::new();
         let mut fixed_at: HashMap<String, u32> = HashMap::new();
         for i in 0..self.states.len() {
             let s = &self.states[i];
@@ -96,7 +130,7 @@ impl Validator<'_> {
                     );
                     Wanted::Pretty(pretty)
                 }
-                Some(a) if ident::STATE_ITEMS.contains(&a.value.as_str()) => {
+                Some(a) if ident::STATE_ITEMS.contains(&&*a.value) => {
                     self.error(
                         a.span,
                         format!(
@@ -109,7 +143,7 @@ impl Validator<'_> {
                 }
                 Some(a) => {
                     let line = self.line(a.span);
-                    if let Some(first) = fixed_at.insert(a.value.clone(), line) {
+                    if let Some(first) = fixed_at.insert(a.value.to_string(), line) {
                         self.diags.push(
                             Diagnostic::error(
                                 a.span,
@@ -121,18 +155,23 @@ impl Validator<'_> {
                         );
                         Wanted::Pretty(pretty)
                     } else {
-                        Wanted::Fixed(a.value.clone())
+                        fixed.push(i);
+                        Wanted::Fixed(a.value.to_string())
                     }
                 }
             };
-            wanted.push((i, want));
+            let (Wanted::Pretty(name) | Wanted::Fixed(name)) = want;
+            self.states[i].rust_name = Some(name.into());
         }
-        let names = distinct(&wanted.iter().map(|(_, w)| w.clone()).collect::<Vec<_>>());
-        let mut out = vec![None; self.states.len()];
-        for ((i, _), name) in wanted.into_iter().zip(names) {
-            out[i] = Some(name);
+        let states = &self.states;
+        let renames = renames(
+            states.len(),
+            |i| states[i].rust_name.as_deref(),
+            |i| fixed.binary_search(&i).is_ok(),
+        );
+        for (i, name) in renames {
+            self.states[i].rust_name = Some(name.into());
         }
-        out
     }
 
     /// The `events::` constant of every event name the chart mentions, in the order of

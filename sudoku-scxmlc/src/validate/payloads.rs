@@ -83,10 +83,12 @@ fn walk(chart: &Chart, list: &[Exec], name: &str, uses: &mut Uses) {
 
 /// Every block of executable content of the chart.
 fn blocks(chart: &Chart) -> impl Iterator<Item = &[Exec]> {
-    let states = chart
-        .states
-        .iter()
-        .flat_map(|s| s.onentry.iter().chain(&s.onexit).map(|b| b.body.as_slice()));
+    let states = chart.states.iter().flat_map(|s| {
+        s.onentry
+            .iter()
+            .chain(s.onexit())
+            .map(|b| b.body.as_slice())
+    });
     let transitions = chart
         .transitions
         .iter()

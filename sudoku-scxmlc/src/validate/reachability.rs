@@ -6,16 +6,50 @@ use crate::chart::Chart;
 use crate::diagnostic::Diagnostic;
 use crate::runtime::{descriptor_matches, StateKind};
 
-/// Every warning for `chart`, in document order.
-pub fn warnings(chart: &Chart) -> Vec<Diagnostic> {
-    let (shadowed, mut out) = shadowed_transitions(chart);
-    out.extend(unreachable_states(chart, &shadowed));
-    out
+/// Warnings kept up to a budget and counted past it: only the first
+/// [`MAX_RENDERED`](crate::diagnostic::MAX_RENDERED) warnings of a chart are rendered, and a
+/// chart can have one per transition (uSCXML's `Transitions.256` has 65,280 shadowed
+/// transitions: 12 MB of messages, docs/scale.md "Compiler memory").
+#[derive(Debug)]
+pub(crate) struct Warnings {
+    /// How many more are kept.
+    budget: usize,
+    /// The warnings kept, in the order found.
+    pub(crate) kept: Vec<Diagnostic>,
+    /// How many were found past the budget.
+    pub(crate) omitted: usize,
 }
 
-/// States that no transition can enter; `shadowed` transitions never fire, so they enter
-/// nothing.
-fn unreachable_states(chart: &Chart, shadowed: &[usize]) -> Vec<Diagnostic> {
+impl Warnings {
+    /// Keeps up to `budget` warnings.
+    pub(crate) fn new(budget: usize) -> Self {
+        Warnings {
+            budget,
+            kept: Vec::new(),
+            omitted: 0,
+        }
+    }
+
+    /// Keeps the warning `make` makes, or counts it when the budget is spent.
+    pub(crate) fn push(&mut self, make: impl FnOnce() -> Diagnostic) {
+        if self.budget > 0 {
+            self.budget -= 1;
+            self.kept.push(make());
+        } else {
+            self.omitted += 1;
+        }
+    }
+}
+
+/// Every warning for `chart`, in document order, into `out`.
+pub(crate) fn warnings(chart: &Chart, out: &mut Warnings) {
+    let shadowed = shadowed_transitions(chart, out);
+    unreachable_states(chart, &shadowed, out);
+}
+
+/// States that no transition can enter; `shadowed` transitions (per transition) never
+/// fire, so they enter nothing.
+fn unreachable_states(chart: &Chart, shadowed: &[bool], out: &mut Warnings) {
     let n = chart.states.len();
     let mut reached = vec![false; n];
     let mut work = vec![0usize];
@@ -44,7 +78,7 @@ fn unreachable_states(chart: &Chart, shadowed: &[usize]) -> Vec<Diagnostic> {
             .initial
             .into_iter()
             .chain(state.transitions.iter().copied());
-        for t in outgoing.filter(|t| !shadowed.contains(t)) {
+        for t in outgoing.filter(|&t| !shadowed[t]) {
             for &target in &chart.transitions[t].targets {
                 reach(target, &mut reached, &mut work);
             }
@@ -60,14 +94,15 @@ fn unreachable_states(chart: &Chart, shadowed: &[usize]) -> Vec<Diagnostic> {
             }
         }
     }
-    chart
+    let unreachable = chart
         .states
         .iter()
         .enumerate()
         .filter(|&(i, s)| !reached[i] && !s.kind.is_history())
         // Report only the outermost unreachable state of a subtree.
-        .filter(|(_, s)| s.parent.is_none_or(|p| reached[p]))
-        .map(|(_, s)| {
+        .filter(|(_, s)| s.parent.is_none_or(|p| reached[p]));
+    for (_, s) in unreachable {
+        out.push(|| {
             let what = if s.generated_id {
                 "this state".to_owned()
             } else {
@@ -77,15 +112,14 @@ fn unreachable_states(chart: &Chart, shadowed: &[usize]) -> Vec<Diagnostic> {
                 s.span,
                 format!("{what} is unreachable: no transition enters it"),
             )
-        })
-        .collect()
+        });
+    }
 }
 
-/// Transitions that an earlier unconditional transition of the same state always preempts,
-/// with a warning for each.
-fn shadowed_transitions(chart: &Chart) -> (Vec<usize>, Vec<Diagnostic>) {
-    let mut shadowed = Vec::new();
-    let mut out = Vec::new();
+/// Per transition, whether an earlier unconditional transition of the same state always
+/// preempts it, with a warning for each that does.
+fn shadowed_transitions(chart: &Chart, out: &mut Warnings) -> Vec<bool> {
+    let mut shadowed = vec![false; chart.transitions.len()];
     for state in &chart.states {
         for (k, &t) in state.transitions.iter().enumerate() {
             let later = &chart.transitions[t];
@@ -108,17 +142,17 @@ fn shadowed_transitions(chart: &Chart) -> (Vec<usize>, Vec<Diagnostic>) {
                     })
             });
             if let Some(&e) = shadow {
-                shadowed.push(t);
+                shadowed[t] = true;
                 let line = chart.transitions[e].line;
-                out.push(
+                out.push(|| {
                     Diagnostic::warning(later.span, "this transition can never fire").with_help(
                         format!(
                             "the unconditional transition at line {line} matches every event this one matches and comes first"
                         ),
-                    ),
-                );
+                    )
+                });
             }
         }
     }
-    (shadowed, out)
+    shadowed
 }

@@ -50,7 +50,10 @@ impl super::Validator<'_> {
 }
 
 /// The namespace a prefix (`""`: the default namespace) is bound to in `scope`.
-fn bound<'s>(scope: &'s [(&str, Option<Rc<str>>)], prefix: &str) -> Option<&'s Option<Rc<str>>> {
+fn bound<'s>(
+    scope: &'s [(&str, Option<Rc<String>>)],
+    prefix: &str,
+) -> Option<&'s Option<Rc<String>>> {
     scope
         .iter()
         .rev()
@@ -64,11 +67,11 @@ fn bound<'s>(scope: &'s [(&str, Option<Rc<str>>)], prefix: &str) -> Option<&'s O
 fn write_element<'a>(
     src: &'a str,
     e: &Element,
-    scope: &mut Vec<(&'a str, Option<Rc<str>>)>,
+    scope: &mut Vec<(&'a str, Option<Rc<String>>)>,
     out: &mut String,
 ) {
     let outer = scope.len();
-    let name = &src[e.span.start..e.span.end];
+    let name = &src[e.span.range()];
     let prefix = name.split_once(':').map_or("", |(p, _)| p);
     let mut declarations = Vec::new();
     let in_scope = bound(scope, prefix).cloned().unwrap_or(None);
@@ -78,16 +81,16 @@ fn write_element<'a>(
     }
     let mut attributes = Vec::new();
     for a in &e.attrs {
-        let qname = &src[a.name_span.start..a.name_span.end];
+        let qname = &src[a.name_span.range()];
         if let Some((p, _)) = qname.split_once(':') {
-            if a.namespace.as_deref() != Some(XML_NS)
+            if a.namespace() != Some(XML_NS)
                 && bound(scope, p).cloned().unwrap_or(None) != a.namespace
             {
                 scope.push((p, a.namespace.clone()));
                 declarations.push((p, a.namespace.clone()));
             }
         }
-        attributes.push((qname, a.value.as_str()));
+        attributes.push((qname, &*a.value));
     }
     out.push('<');
     out.push_str(name);
@@ -95,7 +98,7 @@ fn write_element<'a>(
         out.push_str(if p.is_empty() { " xmlns" } else { " xmlns:" });
         out.push_str(p);
         out.push_str("=\"");
-        escape(ns.as_deref().unwrap_or(""), true, out);
+        escape(ns.as_deref().map_or("", String::as_str), true, out);
         out.push('"');
     }
     for (qname, value) in attributes {
