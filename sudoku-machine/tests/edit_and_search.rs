@@ -141,7 +141,7 @@ fn leaving_edit_mode_asks_before_the_typed_puzzle_is_lost() {
     assert_eq!(v.question_title, "Leave edit mode?");
     assert_eq!(
         v.question,
-        "Leave edit mode? The puzzle you are typing is lost: the 2 givens typed."
+        "The puzzle you are typing is lost: the 2 givens typed."
     );
     assert_eq!(v.confirm_label, "Leave");
     assert_eq!(v.cancel_label, "Keep typing");
@@ -173,7 +173,7 @@ fn leaving_edit_mode_asks_before_the_typed_puzzle_is_lost() {
     let v = g.send(events::CANCEL, Value::Null);
     assert_eq!(
         v.question,
-        "Leave edit mode? The puzzle you are typing is lost: 1 changed cell."
+        "The puzzle you are typing is lost: 1 changed cell."
     );
     g.send(events::CANCEL, Value::Null);
     assert!(
@@ -413,7 +413,7 @@ fn a_near_empty_grid_is_watched_to_one_of_its_solutions() {
     let v = g.send(events::CANCEL, Value::Null);
     assert_eq!(
         v.question,
-        "Leave edit mode? The puzzle you are typing is lost: the one given typed."
+        "The puzzle you are typing is lost: the one given typed."
     );
     let v = g.send(events::CONFIRM, Value::Null);
     assert!(g.active(State::Running));

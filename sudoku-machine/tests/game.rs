@@ -307,6 +307,12 @@ fn the_window_s_stop_asks_when_there_is_something_to_lose_and_qt_s_stop_does_not
     let v = g.send(events::END, json!(null));
     assert!(g.active(State::Confirming));
     assert_eq!(v.question_title, "Stop this game?");
+    assert!(
+        v.question
+            .starts_with("The game cannot be continued afterwards"),
+        "the body does not repeat the title: {}",
+        v.question
+    );
     g.send(events::CANCEL, json!(null));
     assert!(g.active(State::Running));
     g.send(events::END, json!(null));

@@ -103,28 +103,27 @@ pub enum Pending {
 }
 
 impl Pending {
-    /// The question to ask before this action: it discards the game in progress (`lost`
-    /// says what would be lost, as [`Play::what_is_lost`](super::Play::what_is_lost) words
-    /// it), or ends it.
+    /// The question to ask before this action, under its [`title`](Self::title) (so it does
+    /// not repeat it): it discards the game in progress (`lost` says what would be lost, as
+    /// [`Play::what_is_lost`](super::Play::what_is_lost) or, for leaving edit mode,
+    /// [`Draft::what_is_lost`](super::Draft::what_is_lost) words it), or ends it.
     pub fn question(&self, lost: &str) -> String {
         let what = match self {
             Pending::None => return String::new(),
             Pending::Stop => {
-                return "Stop this game? It cannot be continued afterwards: Start plays the \
+                return "The game cannot be continued afterwards: Start plays the \
                         puzzle again from the beginning."
                     .into()
             }
             Pending::Reveal => {
-                return "Show the answer? The solution is filled in and the game ends, not \
+                return "The solution is filled in and the game ends, not \
                         solved by you."
                     .into()
             }
             Pending::LeaveEdit if lost.is_empty() => {
-                return "Leave edit mode? The puzzle you are typing is lost.".into()
+                return "The puzzle you are typing is lost.".into()
             }
-            Pending::LeaveEdit => {
-                return format!("Leave edit mode? The puzzle you are typing is lost: {lost}.")
-            }
+            Pending::LeaveEdit => return format!("The puzzle you are typing is lost: {lost}."),
             Pending::Start => "start this puzzle over".to_owned(),
             Pending::Load(request) if request.name.is_empty() => "play another puzzle".into(),
             Pending::Load(request) => format!("play “{}”", request.name),
