@@ -12,9 +12,8 @@
 //! for a targeted transition the interpreter runs, any chart code that does) is declined
 //! before anything runs, and the machine's other paths take the event.
 
-use super::steps::Candidate;
+use super::steps::{atomic_states, event_pattern, Candidate};
 use super::{num, Emitter};
-use crate::chart::Payload;
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote};
 
@@ -178,21 +177,10 @@ impl Emitter<'_> {
         let data = self.data_ty.clone();
         let plan = self.plan;
         let names = super::event_names(plan);
-        let leaves: Vec<usize> = plan
-            .chart
-            .states
-            .iter()
-            .enumerate()
-            .filter(|(i, s)| *i != 0 && s.kind.is_atomic())
-            .map(|(i, _)| i)
-            .collect();
+        let leaves = atomic_states(plan);
         let mut arms = Vec::new();
         for (i, (_, name, _)) in plan.events.iter().enumerate() {
-            let variant = format_ident!("{}", plan.chart.event_variants[i]);
-            let pattern = match plan.chart.event_payloads[i] {
-                Payload::Unit => quote!(Event::#variant),
-                _ => quote!(Event::#variant(..)),
-            };
+            let pattern = event_pattern(plan, i);
             let position = names.iter().position(|n| n == name);
             // Leaves grouped by their candidate lists; a leaf whose one candidate has a
             // precomputed microstep gets an arm of its own (its exits are its own).

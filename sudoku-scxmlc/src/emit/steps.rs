@@ -10,6 +10,7 @@
 
 use super::{num, Emitter};
 use crate::chart::Payload;
+use crate::plan::Plan;
 use crate::runtime::{descriptor_matches, StateKind};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -28,6 +29,28 @@ const STEP_ARM_LIMIT: usize = 512;
 pub(super) struct Candidate {
     pub(super) transition: usize,
     pub(super) cond: Option<usize>,
+}
+
+/// The indices of the chart's atomic states (every state a configuration's leaf can be),
+/// in document order, without the root.
+pub(super) fn atomic_states(plan: &Plan) -> Vec<usize> {
+    plan.chart
+        .states
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| *i != 0 && s.kind.is_atomic())
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The `match` pattern of the chart's typed event `i` (`Event::Tap(..)` for an event with a
+/// payload, `Event::Toggle` without).
+pub(super) fn event_pattern(plan: &Plan, i: usize) -> TokenStream {
+    let variant = format_ident!("{}", plan.chart.event_variants[i]);
+    match plan.chart.event_payloads[i] {
+        Payload::Unit => quote!(Event::#variant),
+        _ => quote!(Event::#variant(..)),
+    }
 }
 
 impl Emitter<'_> {
@@ -172,22 +195,11 @@ impl Emitter<'_> {
         let rt = self.rt.clone();
         let data = self.data_ty.clone();
         let plan = self.plan;
-        let leaves: Vec<usize> = plan
-            .chart
-            .states
-            .iter()
-            .enumerate()
-            .filter(|(i, s)| *i != 0 && s.kind.is_atomic())
-            .map(|(i, _)| i)
-            .collect();
+        let leaves = atomic_states(plan);
         let mut which = Vec::new();
         let mut arms = Vec::new();
         for (i, (_, name, _)) in plan.events.iter().enumerate() {
-            let variant = format_ident!("{}", plan.chart.event_variants[i]);
-            let pattern = match plan.chart.event_payloads[i] {
-                Payload::Unit => quote!(Event::#variant),
-                _ => quote!(Event::#variant(..)),
-            };
+            let pattern = event_pattern(plan, i);
             let k = num(i);
             which.push(quote!(#rt::Envelope::Typed(#pattern, _) => #k,));
             // Leaves grouped by their candidate lists.
