@@ -148,27 +148,12 @@ impl Emitter<'_> {
         if self.declines(candidates, transit.is_some()) {
             return quote!(__LaneEnd::Declined);
         }
-        let mut out = TokenStream::new();
-        for c in candidates {
-            let selected = self.lane_selected(c, transit);
-            match c.cond {
-                None => {
-                    out.extend(selected);
-                    return out;
-                }
-                Some(k) => {
-                    let cond = format_ident!("cond_{k}");
-                    let line = num(self.plan.chart.transitions[c.transition].line);
-                    out.extend(quote! {
-                        if __l.cond(#cond, #line) {
-                            #selected
-                        }
-                    });
-                }
-            }
-        }
-        out.extend(quote!(__l.end(0)));
-        out
+        self.selection(
+            candidates,
+            &quote!(__l),
+            |e, c| e.lane_selected(c, transit),
+            quote!(__l.end(0)),
+        )
     }
 
     /// `fn lane(...)` of the hidden module, for `Chart::lane`.

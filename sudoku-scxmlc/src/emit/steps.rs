@@ -164,9 +164,27 @@ impl Emitter<'_> {
 
     /// The body of a cell: its candidates in order.
     fn cell(&mut self, candidates: &[Candidate]) -> TokenStream {
+        let none = quote! {
+            __s.finish(0);
+            ::core::result::Result::Ok(())
+        };
+        self.selection(candidates, &quote!(__s), Self::selected, none)
+    }
+
+    /// The selection among a cell's `candidates`, in document order: each `cond_N` asked
+    /// through `stepper` (the generated step's `__s`, the lane's `__l`) with its chart line,
+    /// `selected` writing what a selected candidate does; an unconditional candidate ends
+    /// the chain, else `none` follows (no candidate enabled).
+    pub(super) fn selection(
+        &mut self,
+        candidates: &[Candidate],
+        stepper: &TokenStream,
+        mut selected: impl FnMut(&mut Self, &Candidate) -> TokenStream,
+        none: TokenStream,
+    ) -> TokenStream {
         let mut out = TokenStream::new();
         for c in candidates {
-            let selected = self.selected(c);
+            let selected = selected(self, c);
             match c.cond {
                 None => {
                     out.extend(selected);
@@ -176,17 +194,14 @@ impl Emitter<'_> {
                     let cond = format_ident!("cond_{k}");
                     let line = num(self.plan.chart.transitions[c.transition].line);
                     out.extend(quote! {
-                        if __s.cond(#cond, #line) {
+                        if #stepper.cond(#cond, #line) {
                             #selected
                         }
                     });
                 }
             }
         }
-        out.extend(quote! {
-            __s.finish(0);
-            ::core::result::Result::Ok(())
-        });
+        out.extend(none);
         out
     }
 
