@@ -20,7 +20,9 @@
 //! Input files hold 81-character lines (`.` or `0` for an empty cell; anything after `:` or `|`
 //! is ignored, `#` starts a comment) or one grid in Qt's `.data` form (9 lines of 9
 //! comma-separated digits). `-` reads standard input. Lines are read as bytes: a line that is
-//! not UTF-8 text is a bad line like any other.
+//! not UTF-8 text is a bad line like any other. An input is read 32 KB at a time and its
+//! answers are printed a block of puzzles at a time, so output starts before a long input
+//! has been read to its end.
 //!
 //! `-j N` (`--jobs`) answers on N threads (default: every core); the output keeps the input's
 //! order whatever N is, and `-j 1` runs on the calling thread alone.
@@ -28,9 +30,9 @@
 //! Exit status: 0 when every input line was read (an unsolvable or invalid puzzle is an answer,
 //! not an error); 1 when a line could not be read as a puzzle (it is reported on standard error
 //! as `FILE:LINE: reason` and the other lines are still processed), an input held no puzzle, a
-//! file could not be opened, `generate` could not reach the level (the closest puzzle is still
-//! printed), or `hint` was given an improper puzzle or a position that changes its givens; 2 for
-//! a usage error.
+//! file could not be opened or read, `generate` could not reach the level (the closest puzzle
+//! is still printed), or `hint` was given an improper puzzle or a position that changes its
+//! givens; 2 for a usage error.
 
 use std::io::{self, Write};
 use std::path::Path;
