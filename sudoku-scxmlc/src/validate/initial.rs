@@ -3,7 +3,7 @@
 //! transition of each `<history>` (its own, or the parent's initial state when it has none).
 
 use super::Validator;
-use crate::chart::{Block, Transition};
+use crate::chart::{Block, Chart, State, Transition};
 use crate::diagnostic::{Diagnostic, Span};
 use crate::parse::Element;
 use crate::runtime::StateKind;
@@ -82,13 +82,12 @@ impl<'a> Validator<'a> {
                 (targets, Some(content), self.line(t.span))
             }
             (None, None) => {
-                let first = self.states[index]
-                    .children
-                    .iter()
-                    .copied()
-                    .find(|&c| !self.states[c].kind.is_history());
-                let Some(first) = first else { return };
-                (vec![first], None, self.states[index].line)
+                // The first child state, made once the document is gone (below).
+                if first_child_state(&self.states, index).is_some() {
+                    let index = u32::try_from(index).expect("a chart has fewer than 2^32 states");
+                    self.implicit_initials.push(index);
+                }
+                return;
             }
         };
         let span = self.states[index].span;
@@ -185,10 +184,18 @@ impl<'a> Validator<'a> {
     fn history_parent_default(&mut self, index: usize, parent: usize, e: &Element) {
         let id = self.states[index].id.clone();
         let parent_id = self.states[parent].id.clone();
+        let implicit =
+            u32::try_from(parent).is_ok_and(|p| self.implicit_initials.binary_search(&p).is_ok());
         let (targets, content) = match self.states[parent].initial {
             Some(t) => (
                 self.transitions[t].targets.clone(),
                 self.transitions[t].content.as_deref().cloned(),
+            ),
+            None if implicit => (
+                first_child_state(&self.states, parent)
+                    .into_iter()
+                    .collect(),
+                None,
             ),
             // A `<parallel>` enters every child region.
             None => (
@@ -225,5 +232,76 @@ impl<'a> Validator<'a> {
         );
         let line = self.line(e.span);
         self.set_default_transition(index, targets, false, content, line, e.span);
+    }
+}
+
+/// The first child of `states[index]` that is not a history state: where a compound state
+/// without `initial` or `<initial>` starts (SCXML 1.0, 3.3).
+fn first_child_state(states: &[State], index: usize) -> Option<usize> {
+    states[index]
+        .children
+        .iter()
+        .copied()
+        .find(|&c| !states[c].kind.is_history())
+}
+
+/// Gives each of the states `implicit` (indices in increasing order, each a compound state
+/// or the root without `initial` or `<initial>`) its initial transition: internal,
+/// eventless, to its first child state, at the chart line of the state. Each is numbered as
+/// if it had been made with the state's other transitions: after its own transitions and
+/// before those of the next state (`chart.transitions` is in the order of their sources).
+pub(super) fn add_implicit_initials(chart: &mut Chart, implicit: &[u32]) {
+    if implicit.is_empty() {
+        return;
+    }
+    let old = chart.transitions.len();
+    let total = old + implicit.len();
+    // The place of every transition: an old one moves down by the number of implicit ones
+    // of states before its source; the implicit ones follow the old ones at first.
+    let mut place: Vec<u32> = Vec::with_capacity(total);
+    let mut made = 0;
+    for t in &chart.transitions {
+        debug_assert!(place.is_empty() || chart.transitions[place.len() - 1].source <= t.source);
+        made += implicit[made..].partition_point(|&s| (s as usize) < t.source);
+        place.push(u32::try_from(place.len() + made).expect("fewer than 2^32 transitions"));
+    }
+    let mut before = 0;
+    for (k, &s) in implicit.iter().enumerate() {
+        let s = s as usize;
+        before += chart.transitions[before..].partition_point(|t| t.source <= s);
+        place.push(u32::try_from(before + k).expect("fewer than 2^32 transitions"));
+    }
+    chart.transitions.reserve_exact(implicit.len());
+    for &s in implicit {
+        let s = s as usize;
+        let state = &chart.states[s];
+        let first = first_child_state(&chart.states, s).expect("noted with a child state");
+        chart.transitions.push(Transition {
+            source: s,
+            events: Box::default(),
+            event_text: None,
+            cond: None,
+            targets: Box::new([first]),
+            internal: true,
+            content: None,
+            line: state.line,
+            span: state.span,
+        });
+    }
+    for (k, &s) in implicit.iter().enumerate() {
+        chart.states[s as usize].initial = Some(old + k);
+    }
+    for state in &mut chart.states {
+        for t in state.transitions.iter_mut().chain(state.initial.as_mut()) {
+            *t = place[*t] as usize;
+        }
+    }
+    // Move every transition to its place (each cycle of the permutation in turn).
+    for i in 0..total {
+        while place[i] as usize != i {
+            let j = place[i] as usize;
+            chart.transitions.swap(i, j);
+            place.swap(i, j);
+        }
     }
 }

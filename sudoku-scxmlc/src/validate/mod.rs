@@ -35,8 +35,10 @@ use std::path::{Path, PathBuf};
 ///
 /// `registry` lists the charts (key, file) that `srcexpr` and `<content expr>` may select at
 /// run time (`Config::invocable`); `names` are the naming options of `Config`.
+/// The document is taken and dropped as soon as the chart is built: the chart's later checks
+/// (and its implicit initial transitions) do without it (docs/scale.md, "Compiler memory").
 pub fn validate(
-    doc: &Document,
+    doc: Document<'_>,
     src: &SourceFile,
     base_dir: Option<&Path>,
     registry: &[(String, PathBuf)],
@@ -49,7 +51,9 @@ pub fn validate(
         verbatim: names.verbatim_state_names,
         type_name: names.type_name,
     };
-    validate_root(&doc.root, &doc.comments, src, base_dir, &nesting)
+    let built = build_root(&doc.root, &doc.comments, src, base_dir, &nesting);
+    drop(doc);
+    finish(built)
 }
 
 /// How `Config` asks for Rust names to be chosen.
@@ -89,6 +93,27 @@ fn validate_root(
     base_dir: Option<&Path>,
     nesting: &Nesting<'_>,
 ) -> (Option<Chart>, Vec<Diagnostic>) {
+    finish(build_root(root, comments, src, base_dir, nesting))
+}
+
+/// A chart as the document's walk leaves it: what [`finish`] completes.
+struct Built {
+    chart: Option<Chart>,
+    diags: Vec<Diagnostic>,
+    /// The compound states (and root) that start in their first child state, in index order
+    /// (`Validator::implicit_initials`).
+    implicit_initials: Vec<u32>,
+}
+
+/// Walks the document of the chart whose `<scxml>` element is `root`: every check that reads
+/// it, and the chart without the implicit initial transitions.
+fn build_root(
+    root: &Element,
+    comments: &Comments<'_>,
+    src: &SourceFile,
+    base_dir: Option<&Path>,
+    nesting: &Nesting<'_>,
+) -> Built {
     let mut v = Validator {
         src,
         comments,
@@ -109,25 +134,40 @@ fn validate_root(
         included_files: Vec::new(),
         invokes: Vec::new(),
         omitted_warnings: 0,
+        implicit_initials: Vec::new(),
     };
-    let mut chart = v.run(root);
-    let has_error = v
-        .diags
-        .iter()
-        .any(|d| d.severity == crate::diagnostic::Severity::Error);
-    // Warnings only for a chart without errors: they would mostly echo the errors. Past the
-    // ones rendered, they are only counted.
-    if let (Some(chart), false) = (&mut chart, has_error) {
-        let found = v.diags.iter().filter(|d| d.severity == Severity::Warning);
-        let mut warnings = reachability::Warnings::new(MAX_RENDERED.saturating_sub(found.count()));
-        reachability::warnings(chart, &mut warnings);
-        for d in cycles::warnings(chart) {
-            warnings.push(|| d);
-        }
-        v.diags.extend(warnings.kept);
-        chart.omitted_warnings += warnings.omitted;
+    let chart = v.run(root);
+    Built {
+        chart,
+        diags: v.diags,
+        implicit_initials: v.implicit_initials,
     }
-    (if has_error { None } else { chart }, v.diags)
+}
+
+/// Completes a chart built from its document: its implicit initial transitions, then the
+/// checks of the whole chart (warnings only for a chart without errors: they would mostly
+/// echo the errors; past the ones rendered, they are only counted).
+fn finish(built: Built) -> (Option<Chart>, Vec<Diagnostic>) {
+    let Built {
+        chart,
+        mut diags,
+        implicit_initials,
+    } = built;
+    let has_error = diags.iter().any(|d| d.severity == Severity::Error);
+    let Some(mut chart) = chart.filter(|_| !has_error) else {
+        return (None, diags);
+    };
+    initial::add_implicit_initials(&mut chart, &implicit_initials);
+    drop(implicit_initials);
+    let found = diags.iter().filter(|d| d.severity == Severity::Warning);
+    let mut warnings = reachability::Warnings::new(MAX_RENDERED.saturating_sub(found.count()));
+    reachability::warnings(&chart, &mut warnings);
+    for d in cycles::warnings(&chart) {
+        warnings.push(|| d);
+    }
+    diags.extend(warnings.kept);
+    chart.omitted_warnings += warnings.omitted;
+    (Some(chart), diags)
 }
 
 pub(crate) struct Validator<'a> {
@@ -153,6 +193,10 @@ pub(crate) struct Validator<'a> {
     invokes: Vec<crate::chart::Invoke>,
     /// Warnings of inline child charts counted but not kept (`Chart::omitted_warnings`).
     omitted_warnings: usize,
+    /// The root and compound states without `initial` or `<initial>`, in index order: their
+    /// initial transition (to the first child state) is made once the document is gone
+    /// (`initial::add_implicit_initials`); a big chart has hundreds of thousands of them.
+    implicit_initials: Vec<u32>,
 }
 
 impl<'a> Validator<'a> {
@@ -253,10 +297,13 @@ impl<'a> Validator<'a> {
         }
         let script = self.top_level_script(root);
         let declared_events = self.declared_events(root);
+        // Every target and `In(id)` is resolved: the id table goes before the names come.
+        self.ids = ids::StateIds::default();
         self.assign_state_names();
         let event_consts = self.event_consts();
         let event_variants = self.event_variants();
         let type_name = self.type_name(&name);
+        self.elements = Vec::new();
         let mut chart = Chart {
             type_name,
             source_hash: self.src.fingerprint(),
@@ -757,26 +804,25 @@ impl<'a> Validator<'a> {
     }
 }
 
-/// How many states (the root included) and transitions the chart rooted at `root` holds: its
-/// `<transition>`s, and at most one initial or default transition for each state with child
-/// states (the root included) and each history.
+/// How many states (the root included) and transitions the chart rooted at `root` holds
+/// while its document is walked: its `<transition>`s, and the default transition of each
+/// history and the initial transition of each state with `initial` or `<initial>` (the
+/// implicit initial transitions are made later, `initial::add_implicit_initials`).
 fn count_states(root: &Element) -> (usize, usize) {
     let (mut states, mut transitions) = (0, 0);
     let mut work = vec![root];
     while let Some(e) = work.pop() {
         states += 1;
-        let mut has_child_states = e.name == "history";
+        let mut explicit_start = e.name == "history" || e.attr("initial").is_some();
         for c in e.elements().filter(|c| c.is_scxml()) {
             match c.name {
-                "state" | "parallel" | "final" | "history" => {
-                    has_child_states = true;
-                    work.push(c);
-                }
+                "state" | "parallel" | "final" | "history" => work.push(c),
                 "transition" => transitions += 1,
+                "initial" => explicit_start = true,
                 _ => {}
             }
         }
-        transitions += usize::from(has_child_states || std::ptr::eq(e, root));
+        transitions += usize::from(explicit_start);
     }
     (states, transitions)
 }
