@@ -119,7 +119,7 @@ pub(crate) struct Emitter<'a> {
 /// The chart (its name) with the most states among a planned chart and the charts it
 /// invokes, and that count (history states not counted); `None` for no states at all.
 pub fn largest_state_count(plan: &Plan) -> Option<(String, usize)> {
-    let own = plan.variants.iter().flatten().count();
+    let own = plan.named_states();
     let mut best = (own > 0).then(|| (plan.type_name.clone(), own));
     for child in &plan.children {
         if let Some((name, n)) = largest_state_count(child) {
@@ -188,7 +188,7 @@ fn emit_chart(
         p: print::Placeholders::new(plan.chart.source_hash),
         // A chart without states (Qt Creator's template) gets the newtype too: Rust has no
         // `#[repr(u32)]` for an enum without variants.
-        state_newtype: newtype || plan.variants.iter().flatten().count() == 0,
+        state_newtype: newtype || plan.named_states() == 0,
         event_scope: None,
         snippets: std::cell::Cell::new(0),
         transits: std::collections::HashMap::new(),
@@ -501,8 +501,8 @@ impl Emitter<'_> {
                 table_list(row.children),
                 table_option(row.initial),
                 table_list(row.transitions),
-                table_list(row.onentry),
-                table_list(row.onexit),
+                table_list(&row.onentry.collect::<Vec<_>>()),
+                table_list(&row.onexit.collect::<Vec<_>>()),
                 table_option(row.donedata),
                 table_list(&row.history),
                 row.line,
@@ -513,7 +513,7 @@ impl Emitter<'_> {
         let n_states = num(plan.chart.states.len());
         let state_of = self
             .p
-            .made_table(plan.variants.len(), |i| match &plan.variants[i] {
+            .made_table(plan.chart.states.len(), |i| match plan.variant(i) {
                 Some(v) => format!("__O::Some(State::{v}),"),
                 None => "__O::None,".to_owned(),
             });

@@ -99,7 +99,7 @@ impl Emitter<'_> {
             for &t in &chart.states[state].transitions {
                 let tr = &chart.transitions[t];
                 if tr.events.iter().any(|d| descriptor_matches(d, name)) {
-                    let cond = self.plan.transition_cond[t];
+                    let cond = self.plan.transition_cond(t);
                     out.push(Candidate {
                         transition: t,
                         cond,
@@ -121,7 +121,7 @@ impl Emitter<'_> {
         let tr = &plan.chart.transitions[c.transition];
         let t = num(c.transition);
         let comment = self.transition_comment(c.transition);
-        let run = match (tr.targets.is_empty(), plan.transition_block[c.transition]) {
+        let run = match (tr.targets.is_empty(), plan.transition_block(c.transition)) {
             (true, Some(b)) => {
                 let block = format_ident!("block_{b}");
                 let line = num(plan.blocks[b].line);
