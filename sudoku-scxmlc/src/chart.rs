@@ -96,24 +96,25 @@ pub struct DeclaredEvent {
     pub span: Span,
 }
 
-/// A state (or the root, or a history pseudo-state).
+/// A state (or the root, or a history pseudo-state). Its indices take four bytes and its
+/// lists are boxed slices at their length or ranges: a chart may have hundreds of thousands
+/// of states, all alive with the parsed document (docs/scale.md, "Compiler memory").
 #[derive(Debug, Clone)]
 pub struct State {
     /// The `id`, or a generated `__state_N`.
-    pub id: String,
+    pub id: Box<str>,
     /// Whether `id` was generated.
     pub generated_id: bool,
     /// What kind of state.
     pub kind: StateKind,
-    /// Parent index; `None` for the root.
-    pub parent: Option<usize>,
-    /// Children (history included) in document order. (The lists of a state are boxed
-    /// slices, kept at their length: a chart may have hundreds of thousands of states.)
-    pub children: Box<[usize]>,
+    /// Parent index; none for the root.
+    pub parent: Link,
     /// Initial transition (root, compound) or default transition (history).
-    pub initial: Option<usize>,
-    /// Outgoing `<transition>`s in document order.
-    pub transitions: Box<[usize]>,
+    pub initial: Link,
+    /// Outgoing `<transition>`s in document order: consecutive in [`Chart::transitions`].
+    pub transitions: Consecutive,
+    /// Children (history included) in document order.
+    pub children: Box<[usize]>,
     /// One block per `<onentry>`.
     pub onentry: Box<[Block]>,
     /// What few states have, when it has any: `<onexit>`, done data, a comment (boxed
@@ -126,6 +127,71 @@ pub struct State {
     pub line: u32,
     /// The element name's span.
     pub span: Span,
+}
+
+/// An optional index (of a state or a transition) in four bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Link(u32);
+
+impl Link {
+    /// No index.
+    pub const NONE: Link = Link(u32::MAX);
+
+    /// `index`, if any.
+    ///
+    /// # Panics
+    /// For an index of 2^32 - 1 or more (a chart has at most 64 MB).
+    pub fn new(index: Option<usize>) -> Link {
+        index.map_or(Link::NONE, |i| {
+            Link(
+                u32::try_from(i)
+                    .ok()
+                    .filter(|&i| i != u32::MAX)
+                    .expect("an index below 2^32 - 1"),
+            )
+        })
+    }
+
+    /// The index, if any.
+    pub fn get(self) -> Option<usize> {
+        (self != Link::NONE).then_some(self.0 as usize)
+    }
+}
+
+/// Consecutive indices `start..end` (of transitions) in eight bytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Consecutive {
+    start: u32,
+    end: u32,
+}
+
+impl Consecutive {
+    /// `range`.
+    ///
+    /// # Panics
+    /// For indices of 2^32 or more (a chart has at most 64 MB).
+    pub fn new(range: std::ops::Range<usize>) -> Consecutive {
+        let index = |i: usize| u32::try_from(i).expect("an index below 2^32");
+        Consecutive {
+            start: index(range.start),
+            end: index(range.end),
+        }
+    }
+    /// The indices in increasing order.
+    pub fn iter(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+    /// How many.
+    pub fn len(self) -> usize {
+        (self.end - self.start) as usize
+    }
+    /// The first `n`.
+    pub fn first(self, n: usize) -> Consecutive {
+        Consecutive {
+            start: self.start,
+            end: self.start + u32::try_from(n.min(self.len())).unwrap_or(0),
+        }
+    }
 }
 
 /// What few [`State`]s hold.
@@ -522,7 +588,7 @@ mod tests {
     #[cfg(target_pointer_width = "64")]
     fn records_stay_small() {
         use std::mem::size_of;
-        assert_eq!(size_of::<State>(), 144);
+        assert_eq!(size_of::<State>(), 104);
         assert_eq!(size_of::<Transition>(), 88);
         assert_eq!(size_of::<Block>(), 48);
     }

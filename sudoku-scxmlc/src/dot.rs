@@ -17,6 +17,7 @@ pub fn dot(chart: &Chart) -> String {
         let src = &chart.states[t.source];
         let initial = src
             .initial
+            .get()
             .is_some_and(|i| std::ptr::eq(&chart.transitions[i], t));
         let from = if initial && !src.kind.is_history() {
             format!("init_{}", t.source)
@@ -122,7 +123,7 @@ fn state(chart: &Chart, s: usize, depth: usize, out: &mut String) {
                 let _ = writeln!(out, "{pad}  label={label}; style=\"{style}\";");
             }
             let _ = writeln!(out, "{pad}  anchor_{s} [shape=point style=invis];");
-            if st.initial.is_some() {
+            if st.initial.get().is_some() {
                 let _ = writeln!(out, "{pad}  init_{s} [shape=point width=0.12 label=\"\"];");
             }
             for &c in &st.children {

@@ -500,9 +500,9 @@ impl Emitter<'_> {
                 row.descendants_end,
                 table_list(row.children),
                 table_option(row.initial),
-                table_list(row.transitions),
-                table_list(&row.onentry.collect::<Vec<_>>()),
-                table_list(&row.onexit.collect::<Vec<_>>()),
+                table_range(row.transitions),
+                table_range(row.onentry),
+                table_range(row.onexit),
                 table_option(row.donedata),
                 table_list(&row.history),
                 row.line,
@@ -534,7 +534,7 @@ impl Emitter<'_> {
                 Domain::Static(d) => format!("__D::Static({d})"),
             };
             let src_state = &plan.chart.states[t.source];
-            let what = if src_state.initial == Some(i) && !src_state.kind.is_history() {
+            let what = if src_state.initial.get() == Some(i) && !src_state.kind.is_history() {
                 "initial transition".to_owned()
             } else if src_state.kind.is_history() {
                 "default transition".to_owned()
@@ -547,7 +547,7 @@ impl Emitter<'_> {
             let target_ids: Vec<&str> = t
                 .targets
                 .iter()
-                .map(|&s| plan.chart.states[s].id.as_str())
+                .map(|&s| &*plan.chart.states[s].id)
                 .collect();
             let to = if target_ids.is_empty() {
                 String::new()
@@ -773,6 +773,11 @@ fn table_list(v: &[usize]) -> String {
     }
     let v: Vec<String> = v.iter().map(ToString::to_string).collect();
     format!("&[{}]", v.join(", "))
+}
+
+/// Consecutive indices in a table row, as [`table_list`] writes them.
+fn table_range(v: std::ops::Range<usize>) -> String {
+    table_list(&v.collect::<Vec<_>>())
 }
 
 /// An optional index in a table row: `None` is the typed constant `__NONE`.

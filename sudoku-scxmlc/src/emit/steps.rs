@@ -96,7 +96,7 @@ impl Emitter<'_> {
         let mut out = Vec::new();
         let mut s = Some(leaf);
         while let Some(state) = s {
-            for &t in &chart.states[state].transitions {
+            for t in chart.states[state].transitions.iter() {
                 let tr = &chart.transitions[t];
                 if tr.events.iter().any(|d| descriptor_matches(d, name)) {
                     let cond = self.plan.transition_cond(t);
@@ -109,7 +109,7 @@ impl Emitter<'_> {
                     }
                 }
             }
-            s = chart.states[state].parent;
+            s = chart.states[state].parent.get();
         }
         out
     }
@@ -146,7 +146,7 @@ impl Emitter<'_> {
         let to: Vec<&str> = tr
             .targets
             .iter()
-            .map(|&s| plan.chart.states[s].id.as_str())
+            .map(|&s| &*plan.chart.states[s].id)
             .collect();
         let what = format!(
             "{}:{}: <transition event=\"{}\"> of `{source}`{}",

@@ -131,14 +131,14 @@ pub fn plan(mut chart: Chart) -> Plan {
             }
             // findLCCA([source] + targets): the nearest proper ancestor of the source that is
             // compound (or the root) and contains every target.
-            let mut anc = chart.states[t.source].parent;
+            let mut anc = chart.states[t.source].parent.get();
             while let Some(a) = anc {
                 if chart.states[a].kind.is_compound()
                     && t.targets.iter().all(|&s| is_descendant(s, a))
                 {
                     return Domain::Static(a as u32);
                 }
-                anc = chart.states[a].parent;
+                anc = chart.states[a].parent.get();
             }
             Domain::Static(0)
         })

@@ -3,7 +3,7 @@
 //! transition of each `<history>` (its own, or the parent's initial state when it has none).
 
 use super::Validator;
-use crate::chart::{Block, Chart, State, Transition};
+use crate::chart::{Block, Chart, Consecutive, Link, State, Transition};
 use crate::diagnostic::{Diagnostic, Span};
 use crate::parse::Element;
 use crate::runtime::StateKind;
@@ -118,12 +118,15 @@ impl<'a> Validator<'a> {
             line,
             span,
         });
-        self.states[index].initial = Some(t);
+        self.states[index].initial = Link::new(Some(t));
     }
 
     pub(super) fn history_default(&mut self, index: usize, e: &'a Element) {
         let id = self.states[index].id.clone();
-        let parent = self.states[index].parent.expect("history has a parent");
+        let parent = self.states[index]
+            .parent
+            .get()
+            .expect("history has a parent");
         if self.states[parent].kind == StateKind::Root {
             self.error(e.span, "`<history>` cannot be a child of `<scxml>`");
             return;
@@ -186,7 +189,7 @@ impl<'a> Validator<'a> {
         let parent_id = self.states[parent].id.clone();
         let implicit =
             u32::try_from(parent).is_ok_and(|p| self.implicit_initials.binary_search(&p).is_ok());
-        let (targets, content) = match self.states[parent].initial {
+        let (targets, content) = match self.states[parent].initial.get() {
             Some(t) => (
                 self.transitions[t].targets.clone(),
                 self.transitions[t].content.as_deref().cloned(),
@@ -217,10 +220,7 @@ impl<'a> Validator<'a> {
             );
             return;
         }
-        let names: Vec<&str> = targets
-            .iter()
-            .map(|&t| self.states[t].id.as_str())
-            .collect();
+        let names: Vec<&str> = targets.iter().map(|&t| &*self.states[t].id).collect();
         let what = if names.len() == 1 { "state" } else { "states" };
         let msg = format!(
             "history state `{id}` has no default `<transition>`; until it has a history it enters `{parent_id}`'s initial {what} `{}`",
@@ -289,12 +289,15 @@ pub(super) fn add_implicit_initials(chart: &mut Chart, implicit: &[u32]) {
         });
     }
     for (k, &s) in implicit.iter().enumerate() {
-        chart.states[s as usize].initial = Some(old + k);
+        chart.states[s as usize].initial = Link::new(Some(old + k));
     }
     for state in &mut chart.states {
-        for t in state.transitions.iter_mut().chain(state.initial.as_mut()) {
-            *t = place[*t] as usize;
+        // A state's own transitions stay consecutive: they all move down by as many.
+        if let Some(first) = state.transitions.iter().next() {
+            let start = place[first] as usize;
+            state.transitions = Consecutive::new(start..start + state.transitions.len());
         }
+        state.initial = Link::new(state.initial.get().map(|t| place[t] as usize));
     }
     // Move every transition to its place (each cycle of the permutation in turn).
     for i in 0..total {

@@ -453,19 +453,19 @@ impl<'a> Validator<'a> {
                 } else {
                     self.ids.insert(&self.states, &a.value, index);
                 }
-                (a.value.to_string(), false)
+                (Box::from(&*a.value), false)
             }
-            None if kind == StateKind::Root => ("__scxml".to_owned(), true),
-            None => (format!("__state_{index}"), true),
+            None if kind == StateKind::Root => ("__scxml".into(), true),
+            None => (format!("__state_{index}").into(), true),
         };
         self.states.push(State {
             id,
             generated_id,
             kind,
-            parent,
+            parent: crate::chart::Link::new(parent),
+            initial: crate::chart::Link::NONE,
+            transitions: crate::chart::Consecutive::default(),
             children: Box::default(),
-            initial: None,
-            transitions: Box::default(),
             onentry: Box::default(),
             extras: self.comments.of(e).map(|c| {
                 Box::new(crate::chart::StateExtras {
@@ -529,16 +529,16 @@ impl<'a> Validator<'a> {
             .map(|id| (edit_distance(id, token), id))
             .filter(|(d, id)| *d <= 2.max(id.len() / 3))
             .min()
-            .map(|(_, id)| id.clone())
+            .map(|(_, id)| id.to_string())
     }
 
     fn is_descendant(&self, s: usize, ancestor: usize) -> bool {
-        let mut p = self.states[s].parent;
+        let mut p = self.states[s].parent.get();
         while let Some(x) = p {
             if x == ancestor {
                 return true;
             }
-            p = self.states[x].parent;
+            p = self.states[x].parent.get();
         }
         false
     }
@@ -552,7 +552,9 @@ impl<'a> Validator<'a> {
         let children = e
             .elements()
             .filter(|c| c.is_scxml() && kind != StateKind::Root);
-        let (mut transitions, mut onentry, mut onexit) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut onentry, mut onexit) = (Vec::new(), Vec::new());
+        // The state's transitions are made one after the other: consecutive indices.
+        let first_transition = self.transitions.len();
         for child in children {
             match child.name {
                 "transition" if !kind.is_history() => {
@@ -560,9 +562,7 @@ impl<'a> Validator<'a> {
                         self.error(child.span, "a `<final>` state cannot have transitions");
                         continue;
                     }
-                    if let Some(t) = self.transition(child, index) {
-                        transitions.push(t);
-                    }
+                    self.transition(child, index);
                 }
                 "onentry" => {
                     let block = self.block(child, format!("<onentry> of `{id}`"));
@@ -586,7 +586,8 @@ impl<'a> Validator<'a> {
             }
         }
         let state = &mut self.states[index];
-        state.transitions = transitions.into_boxed_slice();
+        state.transitions =
+            crate::chart::Consecutive::new(first_transition..self.transitions.len());
         state.onentry = onentry.into_boxed_slice();
         if !onexit.is_empty() {
             state.extras_mut().onexit = onexit.into_boxed_slice();

@@ -116,7 +116,7 @@ impl Validator<'_> {
             }
             let pretty = if self.nesting.verbatim && !s.generated_id && super::is_rust_ident(&s.id)
             {
-                ident::avoid_state_items(s.id.clone())
+                ident::avoid_state_items(s.id.to_string())
             } else {
                 ident::state_variant(&s.id, i, s.generated_id)
             };
