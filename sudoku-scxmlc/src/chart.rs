@@ -220,27 +220,85 @@ impl State {
     }
 }
 
-/// A transition.
+/// A transition. What some have (events, `cond`, content) is boxed apart: a chart may have
+/// hundreds of thousands of initial transitions, which have none of it (docs/scale.md,
+/// "Compiler memory").
 #[derive(Debug, Clone)]
 pub struct Transition {
     /// Source state index.
     pub source: usize,
-    /// Normalized descriptors (`foo.*` → `foo`); empty for eventless.
-    pub events: Box<[String]>,
-    /// The `event` attribute as written.
-    pub event_text: Option<Box<str>>,
-    /// The `cond` (boxed: most transitions have none).
-    pub cond: Option<Box<Cond>>,
     /// Target state indices.
     pub targets: Box<[usize]>,
     /// `type="internal"` (initial transitions count as internal).
     pub internal: bool,
-    /// Executable content (boxed: most transitions have none).
-    pub content: Option<Box<Block>>,
     /// 1-based line.
     pub line: u32,
     /// The element's span.
     pub span: Span,
+    /// Its events, `cond` and content, if it has any.
+    parts: Option<Box<TransitionParts>>,
+}
+
+/// What some [`Transition`]s have.
+#[derive(Debug, Clone, Default)]
+pub struct TransitionParts {
+    /// Normalized descriptors (`foo.*` → `foo`); empty for eventless.
+    pub events: Box<[String]>,
+    /// The `event` attribute as written.
+    pub event_text: Option<Box<str>>,
+    /// The `cond`.
+    pub cond: Option<Cond>,
+    /// Executable content (none when empty).
+    pub content: Option<Block>,
+}
+
+impl Transition {
+    /// A transition from `source` to `targets` with `parts` (boxed only when it has any).
+    pub fn new(
+        source: usize,
+        targets: Box<[usize]>,
+        internal: bool,
+        line: u32,
+        span: Span,
+        parts: TransitionParts,
+    ) -> Transition {
+        let some = !parts.events.is_empty()
+            || parts.event_text.is_some()
+            || parts.cond.is_some()
+            || parts.content.is_some();
+        Transition {
+            source,
+            targets,
+            internal,
+            line,
+            span,
+            parts: some.then(|| Box::new(parts)),
+        }
+    }
+    /// Normalized descriptors (`foo.*` → `foo`); empty for eventless.
+    pub fn events(&self) -> &[String] {
+        self.parts.as_ref().map_or(&[], |p| &p.events)
+    }
+    /// The `event` attribute as written.
+    pub fn event_text(&self) -> Option<&str> {
+        self.parts.as_ref().and_then(|p| p.event_text.as_deref())
+    }
+    /// The `cond`.
+    pub fn cond(&self) -> Option<&Cond> {
+        self.parts.as_ref().and_then(|p| p.cond.as_ref())
+    }
+    /// Executable content.
+    pub fn content(&self) -> Option<&Block> {
+        self.parts.as_ref().and_then(|p| p.content.as_ref())
+    }
+    /// Takes the `cond` out (the planner moves it into its tables).
+    pub fn take_cond(&mut self) -> Option<Cond> {
+        self.parts.as_mut().and_then(|p| p.cond.take())
+    }
+    /// Takes the content out (the planner moves it into its tables).
+    pub fn take_content(&mut self) -> Option<Block> {
+        self.parts.as_mut().and_then(|p| p.content.take())
+    }
 }
 
 /// A block of executable content.
@@ -589,7 +647,7 @@ mod tests {
     fn records_stay_small() {
         use std::mem::size_of;
         assert_eq!(size_of::<State>(), 104);
-        assert_eq!(size_of::<Transition>(), 88);
+        assert_eq!(size_of::<Transition>(), 48);
         assert_eq!(size_of::<Block>(), 48);
     }
 }

@@ -24,9 +24,9 @@ pub fn dot(chart: &Chart) -> String {
         } else {
             node_id(chart, t.source)
         };
-        let mut label = t.event_text.as_deref().unwrap_or_default().to_owned();
-        if let Some(c) = &t.cond {
-            let c = match &**c {
+        let mut label = t.event_text().unwrap_or_default().to_owned();
+        if let Some(c) = t.cond() {
+            let c = match c {
                 Cond::In(s) => format!("In({})", chart.states[*s].id),
                 Cond::Rust(code) => code.text.clone(),
             };

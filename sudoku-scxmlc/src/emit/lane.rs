@@ -81,7 +81,7 @@ impl Emitter<'_> {
             && !chart.states.iter().any(|s| {
                 s.transitions
                     .iter()
-                    .any(|t| chart.transitions[t].events.is_empty())
+                    .any(|t| chart.transitions[t].events().is_empty())
             })
     }
 

@@ -35,7 +35,7 @@ fn event_names(plan: &Plan) -> Vec<&str> {
         plan.chart
             .transitions
             .iter()
-            .flat_map(|t| t.events.iter().map(String::as_str)),
+            .flat_map(|t| t.events().iter().map(String::as_str)),
     )
 }
 
@@ -539,7 +539,7 @@ impl Emitter<'_> {
             } else if src_state.kind.is_history() {
                 "default transition".to_owned()
             } else {
-                match &t.event_text {
+                match t.event_text() {
                     Some(e) => format!("<transition event={e:?}>"),
                     None => "eventless <transition>".to_owned(),
                 }

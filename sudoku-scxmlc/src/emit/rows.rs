@@ -65,7 +65,7 @@ pub(super) fn transition(plan: &Plan, i: usize) -> TransitionRow<'_> {
     let t = &plan.chart.transitions[i];
     TransitionRow {
         source: t.source,
-        events: &t.events,
+        events: t.events(),
         cond: plan.transition_cond(i),
         targets: &t.targets,
         internal: t.internal,

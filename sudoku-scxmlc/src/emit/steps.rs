@@ -98,7 +98,7 @@ impl Emitter<'_> {
         while let Some(state) = s {
             for t in chart.states[state].transitions.iter() {
                 let tr = &chart.transitions[t];
-                if tr.events.iter().any(|d| descriptor_matches(d, name)) {
+                if tr.events().iter().any(|d| descriptor_matches(d, name)) {
                     let cond = self.plan.transition_cond(t);
                     out.push(Candidate {
                         transition: t,
@@ -152,7 +152,7 @@ impl Emitter<'_> {
             "{}:{}: <transition event=\"{}\"> of `{source}`{}",
             self.file,
             tr.line,
-            tr.event_text.as_deref().unwrap_or(""),
+            tr.event_text().unwrap_or(""),
             if to.is_empty() {
                 String::new()
             } else {

@@ -160,12 +160,12 @@ pub fn plan(mut chart: Chart) -> Plan {
     let mut blocks = Vec::new();
     let mut transition_block = Vec::with_capacity(chart.transitions.len());
     for (i, t) in chart.transitions.iter_mut().enumerate() {
-        transition_cond.push(t.cond.take().map(|c| {
-            conditions.push((i, *c));
+        transition_cond.push(t.take_cond().map(|c| {
+            conditions.push((i, c));
             index32(conditions.len() - 1)
         }));
-        transition_block.push(t.content.take().map(|b| {
-            blocks.push(*b);
+        transition_block.push(t.take_content().map(|b| {
+            blocks.push(b);
             index32(blocks.len() - 1)
         }));
     }

@@ -41,7 +41,7 @@ pub fn warnings(chart: &Chart) -> Vec<Diagnostic> {
             }
             let t = first_eventless(chart, s)?;
             let tr = &chart.transitions[t];
-            if tr.cond.is_some() {
+            if tr.cond().is_some() {
                 return None;
             }
             match &*tr.targets {
@@ -85,7 +85,7 @@ fn first_eventless(chart: &Chart, s: usize) -> Option<usize> {
         if let Some(t) = chart.states[i]
             .transitions
             .iter()
-            .find(|&t| chart.transitions[t].events.is_empty())
+            .find(|&t| chart.transitions[t].events().is_empty())
         {
             return Some(t);
         }

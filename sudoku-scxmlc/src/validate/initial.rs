@@ -3,7 +3,7 @@
 //! transition of each `<history>` (its own, or the parent's initial state when it has none).
 
 use super::Validator;
-use crate::chart::{Block, Chart, Consecutive, Link, State, Transition};
+use crate::chart::{Block, Chart, Consecutive, Link, State, Transition, TransitionParts};
 use crate::diagnostic::{Diagnostic, Span};
 use crate::parse::Element;
 use crate::runtime::StateKind;
@@ -107,17 +107,17 @@ impl<'a> Validator<'a> {
         span: Span,
     ) {
         let t = self.transitions.len();
-        self.transitions.push(Transition {
-            source: index,
-            events: Box::default(),
-            event_text: None,
-            cond: None,
+        self.transitions.push(Transition::new(
+            index,
             targets,
             internal,
-            content: content.filter(|b| !b.body.is_empty()).map(Box::new),
             line,
             span,
-        });
+            TransitionParts {
+                content: content.filter(|b| !b.body.is_empty()),
+                ..TransitionParts::default()
+            },
+        ));
         self.states[index].initial = Link::new(Some(t));
     }
 
@@ -192,7 +192,7 @@ impl<'a> Validator<'a> {
         let (targets, content) = match self.states[parent].initial.get() {
             Some(t) => (
                 self.transitions[t].targets.clone(),
-                self.transitions[t].content.as_deref().cloned(),
+                self.transitions[t].content().cloned(),
             ),
             None if implicit => (
                 first_child_state(&self.states, parent)
@@ -276,17 +276,14 @@ pub(super) fn add_implicit_initials(chart: &mut Chart, implicit: &[u32]) {
         let s = s as usize;
         let state = &chart.states[s];
         let first = first_child_state(&chart.states, s).expect("noted with a child state");
-        chart.transitions.push(Transition {
-            source: s,
-            events: Box::default(),
-            event_text: None,
-            cond: None,
-            targets: Box::new([first]),
-            internal: true,
-            content: None,
-            line: state.line,
-            span: state.span,
-        });
+        chart.transitions.push(Transition::new(
+            s,
+            Box::new([first]),
+            true,
+            state.line,
+            state.span,
+            TransitionParts::default(),
+        ));
     }
     for (k, &s) in implicit.iter().enumerate() {
         chart.states[s as usize].initial = Link::new(Some(old + k));

@@ -20,7 +20,7 @@ mod rules;
 #[cfg(feature = "ecmascript")]
 mod xml_content;
 
-use crate::chart::{Block, Chart, Cond, DatamodelKind, State, Transition};
+use crate::chart::{Block, Chart, Cond, DatamodelKind, State, Transition, TransitionParts};
 use crate::diagnostic::{Diagnostic, Severity, SourceFile, Span, MAX_RENDERED};
 use crate::parse::{Attribute, Comments, Document, Element, RUST_NS, SCXML_NS};
 use crate::runtime::{normalize_descriptor, StateKind};
@@ -641,7 +641,7 @@ impl<'a> Validator<'a> {
                 events.push(normalized);
             }
         }
-        let cond = t.attr("cond").and_then(|c| self.cond(c)).map(Box::new);
+        let cond = t.attr("cond").and_then(|c| self.cond(c));
         let targets = match t.attr("target") {
             Some(a) => self.resolve_targets(a)?,
             None => Vec::new(),
@@ -661,17 +661,19 @@ impl<'a> Validator<'a> {
         let content = self.block(t, format!("<transition> of `{id}`"));
         let index = self.transitions.len();
         // Lists of one or two grow to four entries; a big chart has many transitions.
-        self.transitions.push(Transition {
+        self.transitions.push(Transition::new(
             source,
-            events: events.into_boxed_slice(),
-            event_text,
-            cond,
-            targets: targets.into_boxed_slice(),
+            targets.into_boxed_slice(),
             internal,
-            content: Some(content).filter(|b| !b.body.is_empty()).map(Box::new),
             line,
-            span: t.span,
-        });
+            t.span,
+            TransitionParts {
+                events: events.into_boxed_slice(),
+                event_text,
+                cond,
+                content: Some(content).filter(|b| !b.body.is_empty()),
+            },
+        ));
         Some(index)
     }
 

@@ -126,18 +126,18 @@ fn shadowed_transitions(chart: &Chart, out: &mut Warnings) -> Vec<bool> {
             let later = &chart.transitions[t];
             let shadow = state.transitions.first(k).iter().find(|&e| {
                 let earlier = &chart.transitions[e];
-                if earlier.cond.is_some() {
+                if earlier.cond().is_some() {
                     return false;
                 }
-                if earlier.events.is_empty() {
+                if earlier.events().is_empty() {
                     // An unconditional eventless transition is taken before any event is
                     // looked at, and again and again: nothing after it can fire.
                     return true;
                 }
-                !later.events.is_empty()
-                    && later.events.iter().all(|d| {
+                !later.events().is_empty()
+                    && later.events().iter().all(|d| {
                         earlier
-                            .events
+                            .events()
                             .iter()
                             .any(|e| d != "*" && descriptor_matches(e, d))
                     })
