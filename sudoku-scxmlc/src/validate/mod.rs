@@ -123,7 +123,7 @@ fn build_root(
         children: Vec::new(),
         diags: Vec::new(),
         states: Vec::new(),
-        elements: Vec::new(),
+        rs_names: Vec::new(),
         ids: ids::StateIds::default(),
         invalid_id_words: HashSet::new(),
         transitions: Vec::new(),
@@ -180,7 +180,8 @@ pub(crate) struct Validator<'a> {
     children: Vec<crate::chart::ChildChart>,
     diags: Vec<Diagnostic>,
     states: Vec<State>,
-    elements: Vec<&'a Element<'a>>,
+    /// The states' `rs:name` attributes, by state index in increasing order.
+    rs_names: Vec<(u32, &'a Attribute<'a>)>,
     ids: ids::StateIds,
     /// The words of state ids refused for holding white space.
     invalid_id_words: HashSet<String>,
@@ -276,9 +277,9 @@ impl<'a> Validator<'a> {
 
         // Pass 1: number the states in document order, check ids. The tables are sized
         // first: grown by doubling, they took twice the memory of a big chart's states.
-        let (n_states, n_transitions) = count_states(root);
+        let (n_states, n_transitions, n_implicit) = count_states(root);
+        self.implicit_initials.reserve_exact(n_implicit);
         self.states.reserve_exact(n_states);
-        self.elements.reserve_exact(n_states);
         self.ids.reserve(&self.states, n_states);
         self.transitions.reserve_exact(n_transitions);
         self.collect_state(root, None);
@@ -292,9 +293,7 @@ impl<'a> Validator<'a> {
         // Datamodel: every <datamodel> anywhere, each item with the state that declares it.
         self.collect_data(root, 0);
         // Pass 2: transitions, initial, history, executable content.
-        for index in 0..self.states.len() {
-            self.resolve_state(index);
-        }
+        for_each_state(root, &mut 0, &mut |index, e| self.resolve_state(index, e));
         let script = self.top_level_script(root);
         let declared_events = self.declared_events(root);
         // Every target and `In(id)` is resolved: the id table goes before the names come.
@@ -302,8 +301,7 @@ impl<'a> Validator<'a> {
         self.assign_state_names();
         let event_consts = self.event_consts();
         let event_variants = self.event_variants();
-        let type_name = self.type_name(&name);
-        self.elements = Vec::new();
+        let type_name = self.type_name(&name, root.attr("name"));
         let mut chart = Chart {
             type_name,
             source_hash: self.src.fingerprint(),
@@ -477,7 +475,10 @@ impl<'a> Validator<'a> {
             line: self.line(e.span),
             span: e.span,
         });
-        self.elements.push(e);
+        if let Some(a) = e.attr_ns(RUST_NS, "name") {
+            let index = u32::try_from(index).expect("a chart has fewer than 2^32 states");
+            self.rs_names.push((index, a));
+        }
         if kind != StateKind::Root {
             self.check_element(e);
         }
@@ -543,8 +544,8 @@ impl<'a> Validator<'a> {
         false
     }
 
-    fn resolve_state(&mut self, index: usize) {
-        let e = self.elements[index];
+    /// Pass 2 for state `index`, whose element is `e`.
+    fn resolve_state(&mut self, index: usize, e: &'a Element) {
         let kind = self.states[index].kind;
         let id = self.states[index].id.clone();
         // `<scxml>` allows none of the children handled here: `check_element` reported them,
@@ -807,27 +808,53 @@ impl<'a> Validator<'a> {
     }
 }
 
+/// Calls `f` with the index and element of each state of the chart whose `<scxml>` is `e`,
+/// in document order: the numbering of `Validator::collect_state`, counted from `next`.
+/// (Walking the document again costs no memory; a list of the states' elements took eight
+/// bytes a state while the document and chart are both alive.)
+fn for_each_state<'e, 'src>(
+    e: &'e Element<'src>,
+    next: &mut usize,
+    f: &mut impl FnMut(usize, &'e Element<'src>),
+) {
+    f(*next, e);
+    *next += 1;
+    for c in e
+        .elements()
+        .filter(|c| c.is_scxml() && matches!(c.name, "state" | "parallel" | "final" | "history"))
+    {
+        for_each_state(c, next, f);
+    }
+}
+
 /// How many states (the root included) and transitions the chart rooted at `root` holds
 /// while its document is walked: its `<transition>`s, and the default transition of each
-/// history and the initial transition of each state with `initial` or `<initial>` (the
-/// implicit initial transitions are made later, `initial::add_implicit_initials`).
-fn count_states(root: &Element) -> (usize, usize) {
-    let (mut states, mut transitions) = (0, 0);
+/// history and the initial transition of each state with `initial` or `<initial>`; and at
+/// most how many states have an implicit initial transition (made later,
+/// `initial::add_implicit_initials`).
+fn count_states(root: &Element) -> (usize, usize, usize) {
+    let (mut states, mut transitions, mut implicit) = (0, 0, 0);
     let mut work = vec![root];
     while let Some(e) = work.pop() {
         states += 1;
         let mut explicit_start = e.name == "history" || e.attr("initial").is_some();
+        let mut has_child_states = false;
         for c in e.elements().filter(|c| c.is_scxml()) {
             match c.name {
-                "state" | "parallel" | "final" | "history" => work.push(c),
+                "state" | "parallel" | "final" | "history" => {
+                    has_child_states |= c.name != "history";
+                    work.push(c);
+                }
                 "transition" => transitions += 1,
                 "initial" => explicit_start = true,
                 _ => {}
             }
         }
         transitions += usize::from(explicit_start);
+        implicit +=
+            usize::from(!explicit_start && has_child_states && matches!(e.name, "scxml" | "state"));
     }
-    (states, transitions)
+    (states, transitions, implicit)
 }
 
 /// `In(id)`, `In('id')` or `In("id")` → `id`.
