@@ -305,3 +305,97 @@ pub(super) fn add_implicit_initials(chart: &mut Chart, implicit: &[u32]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::chart::Chart;
+
+    /// The chart of `text`, which must be valid.
+    fn chart(text: &str) -> Chart {
+        crate::config::plan_for_tests(text).chart
+    }
+
+    /// Transitions are numbered state by state in document order, each state's own
+    /// transitions first and then its initial or default transition, whether that one was
+    /// written (`initial`, `<initial>`, a history's `<transition>`) or is implicit.
+    fn assert_numbered_by_state(chart: &Chart) {
+        let mut next = 0;
+        for (i, s) in chart.states.iter().enumerate() {
+            for t in s.transitions.iter().chain(s.initial.get()) {
+                assert_eq!(t, next, "transition {t} of state {i}");
+                assert_eq!(chart.transitions[t].source, i);
+                next += 1;
+            }
+        }
+        assert_eq!(next, chart.transitions.len());
+    }
+
+    #[test]
+    fn implicit_initial_transitions_are_numbered_with_their_state() {
+        let chart = chart(
+            r#"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+  <state id="a">
+    <transition event="e" target="b"/>
+    <history id="h"/>
+    <state id="a1"><transition event="f" target="a2"/></state>
+    <state id="a2"/>
+  </state>
+  <state id="b" initial="b2">
+    <state id="b1"/>
+    <state id="b2"><state id="c1"/><state id="c2"/></state>
+    <transition event="g" target="a"/>
+  </state>
+  <state id="d">
+    <initial><transition target="d2"/></initial>
+    <state id="d1"/><state id="d2"/>
+  </state>
+</scxml>"#,
+        );
+        assert_numbered_by_state(&chart);
+        let id = |i: usize| &*chart.states[i].id;
+        let starts: Vec<(&str, Vec<&str>, bool)> = chart
+            .states
+            .iter()
+            .filter_map(|s| s.initial.get())
+            .map(|t| {
+                let t = &chart.transitions[t];
+                let targets = t.targets.iter().map(|&s| id(s)).collect();
+                (id(t.source), targets, t.internal)
+            })
+            .collect();
+        assert_eq!(
+            starts,
+            [
+                ("__scxml", vec!["a"], true),
+                ("a", vec!["a1"], true),
+                // A history without a default enters its parent's initial state.
+                ("h", vec!["a1"], false),
+                ("b", vec!["b2"], true),
+                ("b2", vec!["c1"], true),
+                ("d", vec!["d2"], true),
+            ]
+        );
+        // The implicit ones are at their state's line, as if written there.
+        let a = chart.states.iter().find(|s| &*s.id == "a").unwrap();
+        assert_eq!(chart.transitions[a.initial.get().unwrap()].line, a.line);
+    }
+
+    #[test]
+    fn deep_nesting_numbers_every_implicit_initial_transition() {
+        let mut text = String::from(
+            r#"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"><parallel id="p">"#,
+        );
+        for r in 0..3 {
+            for d in 0..4 {
+                text.push_str(&format!(r#"<state id="r{r}d{d}">"#));
+            }
+            text.push_str(r#"<transition event="go" target="end"/>"#);
+            text.push_str(&"</state>".repeat(4));
+        }
+        text.push_str(r#"</parallel><final id="end"/></scxml>"#);
+        let chart = chart(&text);
+        assert_numbered_by_state(&chart);
+        // The root and the three compound states of each region start in their first child.
+        assert_eq!(chart.transitions.len(), 3 + 1 + 3 * 3);
+    }
+}
