@@ -12,6 +12,9 @@ use quick_xml::NsReader;
 use std::borrow::Cow;
 use std::rc::Rc;
 
+mod offsets;
+pub use offsets::source_span;
+
 /// The SCXML namespace.
 pub const SCXML_NS: &str = "http://www.w3.org/2005/07/scxml";
 /// The namespace of this compiler's own attributes, such as `rs:type` on `<data>`.
@@ -124,7 +127,9 @@ impl<'src> Element<'src> {
             Node::Text(_) => None,
         })
     }
-    /// The concatenated text content (direct text children only) and the span of its first run.
+    /// The concatenated text content (direct text children only) and the span from its first
+    /// run's start to its last run's end ([`source_span`] maps an offset in the text into
+    /// it).
     pub fn text(&self) -> Option<Text<'src>> {
         let mut runs = self.children.iter().filter_map(|n| match n {
             Node::Text(t) => Some(t),
@@ -133,6 +138,7 @@ impl<'src> Element<'src> {
         let first = runs.next()?.clone();
         Some(runs.fold(first, |mut acc, t| {
             acc.text.to_mut().push_str(&t.text);
+            acc.span.end = t.span.end;
             acc
         }))
     }

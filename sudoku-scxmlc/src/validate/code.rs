@@ -38,7 +38,7 @@ pub fn parse_code(
         };
         if let Some(at) = too_deep(tokens, limit) {
             return Err(Diagnostic::error(
-                locate(text, span, at.start()),
+                locate(src, text, span, at.start()),
                 format!("Rust code is nested too deeply (deeper than {limit} levels)"),
             )
             .with_help(
@@ -77,7 +77,7 @@ pub fn parse_code(
                 CodeKind::Statements => "Rust statements",
                 CodeKind::Type => "Rust type",
             };
-            let at = locate(text, span, e.span().start());
+            let at = locate(src, text, span, e.span().start());
             Err(
                 Diagnostic::error(at, format!("invalid {what}: {e}")).with_help(
                     "with datamodel=\"rust\", conditions, expressions and scripts are Rust code",
@@ -118,13 +118,12 @@ impl super::Validator<'_> {
         idents.dedup();
         code.idents = idents;
         for (id, at) in unknown {
-            let start = locate(text, span, at.start()).start;
-            let end = locate(text, span, at.end()).start.max(start + 1);
+            let (start, end) = (
+                decoded_offset(text, at.start()),
+                decoded_offset(text, at.end()),
+            );
             let mut d = Diagnostic::error(
-                Span {
-                    start,
-                    end: end.min(span.end.max(start + 1)),
-                },
+                crate::parse::source_span(self.src.text(), span, start..end),
                 format!("`In(\"{id}\")`: `{id}` is not a state id"),
             );
             if let Some(best) = self.closest_id(&id) {
@@ -240,11 +239,24 @@ fn is_keyword(s: &str) -> bool {
     )
 }
 
-/// Maps a `syn` error position inside `text` to a span in the chart.
-pub(crate) fn locate(text: &str, span: Span, at: proc_macro2::LineColumn) -> Span {
+/// Maps a `syn` error position inside `text` (the decoded value or text found at `span` of
+/// `src`) to a span in the chart, through the references and CDATA markup of the chart's text.
+pub(crate) fn locate(
+    src: &SourceFile,
+    text: &str,
+    span: Span,
+    at: proc_macro2::LineColumn,
+) -> Span {
     if at.line == 0 {
         return span;
     }
+    let offset = decoded_offset(text, at);
+    crate::parse::source_span(src.text(), span, offset..offset + 1)
+}
+
+/// The byte offset in `text` of a 1-based line and 0-based column in characters (past a
+/// line's end: its end).
+fn decoded_offset(text: &str, at: proc_macro2::LineColumn) -> usize {
     let mut offset = 0;
     for (i, line) in text.split_inclusive('\n').enumerate() {
         if i + 1 == at.line {
@@ -256,9 +268,7 @@ pub(crate) fn locate(text: &str, span: Span, at: proc_macro2::LineColumn) -> Spa
         }
         offset += line.len();
     }
-    let offset = offset.min(span.end.saturating_sub(span.start) as usize);
-    let start = span.start as usize + offset;
-    Span::new(start, (start + 1).min((span.end as usize).max(start + 1)))
+    offset
 }
 
 /// `In("id")` (or `In('id')`, which Rust reads as a `char` only for one-character ids) with a

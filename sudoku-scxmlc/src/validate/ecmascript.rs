@@ -127,7 +127,7 @@ pub fn check_code(
                     .map_or(0, |l| l.chars().count().saturating_sub(1)),
             ),
         };
-        let at = locate(text, span, proc_macro2::LineColumn { line, column });
+        let at = locate(src, text, span, proc_macro2::LineColumn { line, column });
         let what = match kind {
             JsKind::Expr => "ECMAScript expression",
             JsKind::Location => "ECMAScript location",
