@@ -280,7 +280,7 @@ impl<'a> Parser<'a> {
                 }
                 Event::Text(t) => {
                     let text = t.unescape().map_err(|e| {
-                        Diagnostic::error(Span::new(start, end), format!("malformed text: {e}"))
+                        bad_reference_error(self.src, Span::new(start, end), "text", e)
                     })?;
                     if !text.trim().is_empty() {
                         self.pending_comment = None;
@@ -404,9 +404,9 @@ impl<'a> Parser<'a> {
                 )
                 .with_help("write it as `&lt;`"));
             }
-            let value = attr.unescape_value().map_err(|err| {
-                Diagnostic::error(value_span, format!("malformed attribute value: {err}"))
-            })?;
+            let value = attr
+                .unescape_value()
+                .map_err(|err| bad_reference_error(self.src, value_span, "attribute value", err))?;
             let namespace = namespace_uri(ns);
             let value = self.keep(value);
             attrs.push(Attribute {
@@ -458,6 +458,16 @@ impl<'a> Parser<'a> {
             None => return Err(Diagnostic::error(span, "text outside the root element")),
         }
         Ok(())
+    }
+}
+
+/// The error of a value or text at `span` of `src` that quick-xml could not unescape: at the
+/// reference that is wrong, else (not expected) quick-xml's message over all of it.
+fn bad_reference_error(src: &str, span: Span, what: &str, err: quick_xml::Error) -> Diagnostic {
+    match src.get(span.range()).and_then(offsets::bad_reference) {
+        Some((at, message)) => Diagnostic::error(span.slice(at), format!("malformed {what}: {message}"))
+            .with_help("XML predefines `&lt;` `&gt;` `&amp;` `&apos;` `&quot;` only (with `&#NNNN;` for any character); write a `&` as `&amp;`"),
+        None => Diagnostic::error(span, format!("malformed {what}: {err}")),
     }
 }
 

@@ -83,24 +83,58 @@ fn char_unit(rest: &str) -> Unit {
     Unit { raw: n, decoded: n }
 }
 
-/// An entity or character reference at the start of `rest`, as quick-xml expands it.
+/// An entity or character reference at the start of `rest` (which starts with `&`), as
+/// quick-xml expands it.
 fn reference(rest: &str) -> Option<Unit> {
-    let semi = rest.get(1..rest.len().min(16))?.find(';')? + 1;
-    let name = &rest[1..semi];
+    let (name, raw) = reference_name(rest)?;
     let decoded = match name {
         "lt" | "gt" | "amp" | "apos" | "quot" => 1,
-        _ => {
-            let code = if let Some(hex) = name.strip_prefix("#x") {
-                u32::from_str_radix(hex, 16).ok()?
-            } else {
-                name.strip_prefix('#')?.parse().ok()?
-            };
-            char::from_u32(code)?.len_utf8()
-        }
+        _ => char_reference(name)?.len_utf8(),
     };
-    Some(Unit {
-        raw: semi + 1,
-        decoded,
+    Some(Unit { raw, decoded })
+}
+
+/// The name between `&` and `;` at the start of `rest` and the reference's length, if a `;`
+/// ends it before any character a name cannot hold.
+fn reference_name(rest: &str) -> Option<(&str, usize)> {
+    let semi = rest
+        .get(1..)?
+        .find(|c: char| c == ';' || c.is_whitespace() || matches!(c, '&' | '<' | '"' | '\''))?
+        + 1;
+    (rest.as_bytes()[semi] == b';').then(|| (&rest[1..semi], semi + 1))
+}
+
+/// The character of a character reference's name (`#65`, `#x41`), if it is one quick-xml
+/// expands.
+fn char_reference(name: &str) -> Option<char> {
+    let code = if let Some(hex) = name.strip_prefix("#x") {
+        u32::from_str_radix(hex, 16).ok()?
+    } else {
+        name.strip_prefix('#')?.parse().ok()?
+    };
+    char::from_u32(code).filter(|&c| c != '\0')
+}
+
+/// The first reference in `raw` (an attribute value or text as written in the chart) that is
+/// not one XML predefines nor a character reference: its byte range in `raw` and a message.
+pub fn bad_reference(raw: &str) -> Option<(std::ops::Range<usize>, String)> {
+    raw.match_indices('&').find_map(|(at, _)| {
+        let rest = &raw[at..];
+        let Some((name, len)) = reference_name(rest) else {
+            return Some((
+                at..at + 1,
+                "`&` that starts no reference (no `;` ends it)".to_owned(),
+            ));
+        };
+        let message = match name {
+            "lt" | "gt" | "amp" | "apos" | "quot" => return None,
+            _ if name.starts_with('#') => match char_reference(name) {
+                Some(_) => return None,
+                None => format!("`&{name};` is not a character reference XML allows"),
+            },
+            _ => format!("unknown entity `&{name};`"),
+        };
+        Some((at..at + len, message))
     })
 }
 
@@ -190,6 +224,20 @@ mod tests {
             assert_eq!(source_offset(src, span, i), *want, "decoded {}", decoded[i]);
         }
         assert_eq!(source_offset(src, span, 5), span.end as usize);
+    }
+
+    #[test]
+    fn finds_the_bad_reference() {
+        let (at, message) = bad_reference("go&amp;&foo;").unwrap();
+        assert_eq!((at, message.as_str()), (7..12, "unknown entity `&foo;`"));
+        let (at, message) = bad_reference("a &#0; b").unwrap();
+        assert_eq!(
+            (at, message.as_str()),
+            (2..6, "`&#0;` is not a character reference XML allows")
+        );
+        let (at, _) = bad_reference("a & b").unwrap();
+        assert_eq!(at, 2..3);
+        assert_eq!(bad_reference("&lt;&#x41;&#65;"), None);
     }
 
     #[test]

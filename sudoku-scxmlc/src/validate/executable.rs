@@ -12,9 +12,11 @@ use crate::parse::{Attribute, Element};
 use crate::runtime::parse_delay;
 
 impl<'a> Validator<'a> {
-    /// The executable content inside `e` (a transition, `<onentry>`, `<onexit>`, ...).
+    /// The executable content inside `e` (a transition, `<onentry>`, `<onexit>`, ...). `e`'s
+    /// own attributes and children are not checked here: its caller checks them once
+    /// ([`check_element`](Validator::check_element)), early enough to report them even when
+    /// it gives up before the content.
     pub(super) fn block(&mut self, e: &Element, owner: String) -> Block {
-        self.check_element(e);
         let body = self.exec_list(e.elements().filter(|c| c.is_scxml()).collect());
         Block {
             line: self.line(e.span),

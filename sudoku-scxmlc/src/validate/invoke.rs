@@ -68,6 +68,7 @@ impl<'a> Validator<'a> {
                     if finalize.is_some() {
                         self.error(c.span, "only one `<finalize>` is allowed");
                     }
+                    self.check_element(c);
                     let owner = format!("<finalize> of the <invoke> at line {line}");
                     finalize = Some(self.block(c, owner));
                 }

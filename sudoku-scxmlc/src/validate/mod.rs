@@ -568,10 +568,12 @@ impl<'a> Validator<'a> {
                     self.transition(child, index);
                 }
                 "onentry" => {
+                    self.check_element(child);
                     let block = self.block(child, format!("<onentry> of `{id}`"));
                     onentry.push(block);
                 }
                 "onexit" => {
+                    self.check_element(child);
                     let block = self.block(child, format!("<onexit> of `{id}`"));
                     onexit.push(block);
                 }
