@@ -339,6 +339,16 @@ pub struct Written {
     pub included_files: Vec<PathBuf>,
 }
 
+/// What [`Config::check`] found in a chart without errors.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checked {
+    /// Rendered warnings, in source order (at most `MAX_RENDERED`, then one line counting the
+    /// others).
+    pub warnings: Vec<String>,
+    /// How many warnings the chart has, rendered or not.
+    pub warning_count: usize,
+}
+
 impl Config {
     /// Checks chart text in memory without generating code: parses and validates it (every
     /// user error is found there) and returns the rendered warnings. What `sudoku-scxmlc
@@ -347,17 +357,20 @@ impl Config {
     ///
     /// # Errors
     /// [`Error::Chart`] with every located diagnostic when the chart is wrong.
-    pub fn check<'t>(
-        &self,
-        path: &Path,
-        text: impl Into<Cow<'t, str>>,
-    ) -> Result<Vec<String>, Error> {
+    pub fn check<'t>(&self, path: &Path, text: impl Into<Cow<'t, str>>) -> Result<Checked, Error> {
         let src = SourceFile::new(path, text);
         let document = parse::parse(src.text()).map_err(|d| Error::chart(&src, d))?;
         let (chart, diagnostics) =
             validate::validate(document, &src, path.parent(), &self.invocable, self.names());
         match chart {
-            Some(chart) => Ok(render_warnings(&src, &diagnostics, chart.omitted_warnings)),
+            Some(chart) => Ok(Checked {
+                warnings: render_warnings(&src, &diagnostics, chart.omitted_warnings),
+                warning_count: diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Severity::Warning)
+                    .count()
+                    + chart.omitted_warnings,
+            }),
             None => Err(Error::chart(&src, diagnostics)),
         }
     }

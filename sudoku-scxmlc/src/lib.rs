@@ -113,6 +113,6 @@ mod validate;
 
 #[cfg(feature = "compiler")]
 pub use config::{
-    compile, dot, read_chart, Config, Error, Generated, Written, DEFAULT_STATE_ENUM_LIMIT,
+    compile, dot, read_chart, Checked, Config, Error, Generated, Written, DEFAULT_STATE_ENUM_LIMIT,
     LARGE_OUTPUT,
 };

@@ -109,7 +109,7 @@ fn run(command: Command) -> Result<(), String> {
             }
         }
         Command::Check { charts } => {
-            let mut failed = 0;
+            let (mut failed, mut warnings) = (0, 0);
             for chart in &charts {
                 let result = read(chart).and_then(|text| {
                     sudoku_scxmlc::Config::new()
@@ -117,10 +117,11 @@ fn run(command: Command) -> Result<(), String> {
                         .map_err(|e| e.to_string())
                 });
                 match result {
-                    Ok(warnings) => {
-                        for w in &warnings {
+                    Ok(checked) => {
+                        for w in &checked.warnings {
                             eprint!("{w}");
                         }
+                        warnings += checked.warning_count;
                     }
                     Err(e) => {
                         eprintln!("{e}");
@@ -128,15 +129,21 @@ fn run(command: Command) -> Result<(), String> {
                     }
                 }
             }
+            let n = charts.len();
             if failed == 0 {
+                let warnings = match warnings {
+                    0 => String::new(),
+                    1 => ", 1 warning".to_owned(),
+                    w => format!(", {w} warnings"),
+                };
                 eprintln!(
-                    "{} chart{} checked, no errors",
-                    charts.len(),
-                    if charts.len() == 1 { "" } else { "s" }
+                    "{n} chart{} checked, no errors{warnings}",
+                    if n == 1 { "" } else { "s" }
                 );
                 Ok(())
             } else {
-                Err(format!("{failed} of {} charts have errors", charts.len()))
+                let verb = if failed == 1 { "has" } else { "have" };
+                Err(format!("{failed} of {n} charts {verb} errors"))
             }
         }
         Command::Dot { chart } => {

@@ -16,7 +16,10 @@ fn chart(name: &str) -> PathBuf {
 fn check(name: &str) -> Result<Vec<String>, String> {
     let path = chart(name);
     let text = read_chart(&path).map_err(|e| e.to_string())?;
-    Config::new().check(&path, &text).map_err(|e| e.to_string())
+    Config::new()
+        .check(&path, &text)
+        .map(|c| c.warnings)
+        .map_err(|e| e.to_string())
 }
 
 #[test]

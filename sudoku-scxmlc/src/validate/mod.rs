@@ -33,7 +33,8 @@ use walk::{count_states, for_each_state};
 
 /// Validates a parsed chart. `base_dir` resolves `src` attributes; without it they are errors.
 ///
-/// Returns the chart when there is no error, and every diagnostic (warnings included).
+/// Returns the chart when there is no error, and every diagnostic (warnings included), in
+/// source order.
 ///
 /// `registry` lists the charts (key, file) that `srcexpr` and `<content expr>` may select at
 /// run time (`Config::invocable`); `names` are the naming options of `Config`.
@@ -55,7 +56,12 @@ pub fn validate(
     };
     let built = build_root(&doc.root, &doc.comments, src, base_dir, &nesting);
     drop(doc);
-    finish(built)
+    let (chart, mut diags) = finish(built);
+    // In source order, as a reader goes through the chart (the checks run in their own
+    // order, inline child charts inside their parent's): stable, so diagnostics at one place
+    // keep the order they were found in.
+    diags.sort_by_key(|d| d.span.start);
+    (chart, diags)
 }
 
 /// How `Config` asks for Rust names to be chosen.
