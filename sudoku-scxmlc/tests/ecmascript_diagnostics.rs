@@ -24,7 +24,7 @@ fn syntax_error_in_cond_is_located() {
     );
     assert_eq!(
         errors(&chart),
-        "bad.scxml:4:36: error: invalid ECMAScript expression: unexpected token in expression: ')'\n  |\n4 |     <transition event=\"go\" cond=\"n &gt; \"/>\n  |                                    ^\n  = help: with datamodel=\"ecmascript\", conditions, expressions, locations and scripts are ECMAScript\ncould not compile `bad.scxml`: 1 error"
+        "bad.scxml:4:36: error: invalid ECMAScript expression: unexpected token in expression: ')'\n  |\n4 |     <transition event=\"go\" cond=\"n &gt; \"/>\n  |                                    ^^^^\n  = help: with datamodel=\"ecmascript\", conditions, expressions, locations and scripts are ECMAScript\ncould not compile `bad.scxml`: 1 error"
     );
 }
 
