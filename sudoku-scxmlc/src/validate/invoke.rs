@@ -73,6 +73,9 @@ impl<'a> Validator<'a> {
                     finalize = Some(self.block(c, owner));
                 }
                 "content" => {
+                    // Its child is a chart, not content of the rules table's kind:
+                    // `child_inline` checks that.
+                    self.check_attrs(c);
                     if content.is_some() {
                         self.error(c.span, "only one `<content>` is allowed");
                     }

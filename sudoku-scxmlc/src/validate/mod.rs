@@ -340,7 +340,16 @@ impl<'a> Validator<'a> {
     /// Checks attributes and children of an element against the rules table, recursively for
     /// elements that are not states (states are checked when collected).
     fn check_element(&mut self, e: &Element) {
-        let Some((attrs, children)) = rules::rules(e.name) else {
+        let Some((_, children)) = rules::rules(e.name) else {
+            return;
+        };
+        self.check_attrs(e);
+        self.check_children(e, children);
+    }
+
+    /// Checks the attributes of `e` (an element of the rules table) against the table.
+    fn check_attrs(&mut self, e: &Element) {
+        let Some((attrs, _)) = rules::rules(e.name) else {
             return;
         };
         for a in &e.attrs {
@@ -367,6 +376,10 @@ impl<'a> Validator<'a> {
                 _ => {}
             }
         }
+    }
+
+    /// Checks the children of `e` against `children`, the ones the rules table allows it.
+    fn check_children(&mut self, e: &Element, children: &[&str]) {
         for child in e.elements() {
             if !child.is_scxml() {
                 if child
