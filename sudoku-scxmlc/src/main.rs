@@ -129,21 +129,12 @@ fn run(command: Command) -> Result<(), String> {
                     }
                 }
             }
-            let n = charts.len();
+            let summary = check_summary(charts.len(), failed, warnings);
             if failed == 0 {
-                let warnings = match warnings {
-                    0 => String::new(),
-                    1 => ", 1 warning".to_owned(),
-                    w => format!(", {w} warnings"),
-                };
-                eprintln!(
-                    "{n} chart{} checked, no errors{warnings}",
-                    if n == 1 { "" } else { "s" }
-                );
+                eprintln!("{summary}");
                 Ok(())
             } else {
-                let verb = if failed == 1 { "has" } else { "have" };
-                Err(format!("{failed} of {n} charts {verb} errors"))
+                Err(summary)
             }
         }
         Command::Dot { chart } => {
@@ -152,5 +143,41 @@ fn run(command: Command) -> Result<(), String> {
             print!("{dot}");
             Ok(())
         }
+    }
+}
+
+/// The last line of `check`: how many of the `charts` checked `failed`, or that none did and
+/// how many `warnings` they have.
+fn check_summary(charts: usize, failed: usize, warnings: usize) -> String {
+    if failed > 0 {
+        let verb = if failed == 1 { "has" } else { "have" };
+        return format!("{failed} of {charts} charts {verb} errors");
+    }
+    let warnings = match warnings {
+        0 => String::new(),
+        1 => ", 1 warning".to_owned(),
+        w => format!(", {w} warnings"),
+    };
+    let s = if charts == 1 { "" } else { "s" };
+    format!("{charts} chart{s} checked, no errors{warnings}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_summary;
+
+    #[test]
+    fn the_summary_agrees_in_number() {
+        assert_eq!(check_summary(1, 1, 0), "1 of 1 charts has errors");
+        assert_eq!(check_summary(3, 2, 5), "2 of 3 charts have errors");
+        assert_eq!(check_summary(1, 0, 0), "1 chart checked, no errors");
+        assert_eq!(
+            check_summary(1, 0, 1),
+            "1 chart checked, no errors, 1 warning"
+        );
+        assert_eq!(
+            check_summary(2, 0, 2),
+            "2 charts checked, no errors, 2 warnings"
+        );
     }
 }
