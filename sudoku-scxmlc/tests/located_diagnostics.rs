@@ -278,3 +278,19 @@ fn check_counts_the_warnings() {
         checked.warnings
     );
 }
+
+#[test]
+fn a_json_error_in_data_content_is_at_its_byte() {
+    let chart = format!(
+        "{RUST}\n  <datamodel><data id=\"d\" rs:type=\"String\">{{\"a\": \"&lt;&lt;\",\n    \"b\": tru }}</data></datamodel>\n  <state id=\"a\"/>\n</scxml>\n"
+    );
+    let out = errors(&chart);
+    // serde_json stops at the byte after `tru`, which should have been `e`.
+    let want = at(&chart, " }</data>", 0);
+    assert!(
+        out.starts_with(&format!(
+            "bad.scxml:{want}: error: data content is not valid JSON: expected ident\n"
+        )),
+        "{out}"
+    );
+}

@@ -92,11 +92,11 @@ impl<'a> Validator<'a> {
             }
         } else if let Some(src) = d.attr("src") {
             match self.read_included(src) {
-                Some(text) => self.json_init(&text, src.span),
+                Some(text) => self.json_init(&text, src.span, false),
                 None => DataInit::Default,
             }
         } else if let Some(t) = text {
-            self.json_init(&t.text, t.span)
+            self.json_init(&t.text, t.span, true)
         } else {
             DataInit::Default
         };
@@ -150,9 +150,29 @@ impl<'a> Validator<'a> {
         text
     }
 
-    fn json_init(&mut self, text: &str, span: Span) -> DataInit {
+    /// `text` as JSON data. `in_chart`: `text` is the decoded content found at `span` (an
+    /// error is then located at its byte); else it is a file's, named by the attribute at
+    /// `span` (an error is located there and gives the file's line and column).
+    fn json_init(&mut self, text: &str, span: Span, in_chart: bool) -> DataInit {
         if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
-            self.error(span, format!("data content is not valid JSON: {e}"));
+            if in_chart && e.line() > 0 {
+                // serde_json's column is 1-based, in bytes.
+                let line_start: usize = text
+                    .split_inclusive('\n')
+                    .take(e.line() - 1)
+                    .map(str::len)
+                    .sum();
+                let offset = (line_start + e.column().saturating_sub(1)).min(text.len());
+                let message = e.to_string();
+                let suffix = format!(" at line {} column {}", e.line(), e.column());
+                let message = message.strip_suffix(&suffix).unwrap_or(&message);
+                self.error(
+                    crate::parse::source_span(self.src.text(), span, offset..offset + 1),
+                    format!("data content is not valid JSON: {message}"),
+                );
+            } else {
+                self.error(span, format!("data content is not valid JSON: {e}"));
+            }
         }
         DataInit::Json(text.trim().to_owned())
     }
