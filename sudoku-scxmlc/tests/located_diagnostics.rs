@@ -294,3 +294,26 @@ fn a_json_error_in_data_content_is_at_its_byte() {
         "{out}"
     );
 }
+
+#[test]
+fn a_bad_token_after_references_is_underlined_as_written() {
+    let head = r#"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a">"#;
+    let chart = format!(
+        "{head}\n  <state id=\"a\"><transition event=\"&#x61;&#x62; x.. b x..\" target=\"a&#x62; &#x62;zz\"/></state>\n</scxml>\n"
+    );
+    let out = errors(&chart);
+    // The second `x..` at its own place, not at the first; each target word as written.
+    let want = [
+        at(&chart, "x..", 0),
+        at(&chart, "x..", 1),
+        at(&chart, "a&#x62;", 0),
+        at(&chart, "&#x62;zz", 0),
+    ];
+    assert_eq!(positions(&out), want, "{out}");
+    assert_eq!(
+        caret_columns(caret(&out, &want[3])).1 - caret_columns(caret(&out, &want[3])).0 + 1,
+        8,
+        "{out}"
+    );
+    assert!(out.contains("error: `bzz` is not a state id"), "{out}");
+}

@@ -217,6 +217,11 @@ impl<'a> Validator<'a> {
         self.src.line(span.start as usize)
     }
 
+    /// The chart span of bytes `range` of `attr`'s decoded value (through its references).
+    fn value_span(&self, attr: &Attribute, range: std::ops::Range<usize>) -> Span {
+        crate::parse::source_span(self.src.text(), attr.span, range)
+    }
+
     /// 1-based column of a span's start, in characters, for the error sites of executable
     /// content; in bytes past 4 KiB into a line, so a huge one-line chart stays linear.
     fn column(&self, span: Span) -> u32 {
@@ -528,7 +533,7 @@ impl<'a> Validator<'a> {
                 None if self.invalid_id_words.contains(token) => ok = false,
                 None => {
                     ok = false;
-                    let span = attr.span.slice(at..at + token.len());
+                    let span = self.value_span(attr, at..at + token.len());
                     let mut d = Diagnostic::error(span, format!("`{token}` is not a state id"));
                     if let Some(best) = self.closest_id(token) {
                         d = d.with_help(format!("did you mean `{best}`?"));
@@ -649,18 +654,21 @@ impl<'a> Validator<'a> {
                     "empty `event` attribute; omit it for an eventless transition",
                 );
             }
+            let mut offset = 0;
             for token in a.value.split_ascii_whitespace() {
-                let at = a.value.find(token).unwrap_or(0);
+                let at = a.value[offset..].find(token).map_or(0, |i| i + offset);
+                offset = at + token.len();
+                let span = self.value_span(a, at..offset);
                 if !is_event_descriptor(token) {
                     self.diags.push(
-                        Diagnostic::error(a.span.slice(at..at + token.len()), format!("`{token}` is not a valid event descriptor"))
+                        Diagnostic::error(span, format!("`{token}` is not a valid event descriptor"))
                             .with_help("an event descriptor is `*` or dot-separated names, optionally ending in `.*`, e.g. `error.*`"),
                     );
                     continue;
                 }
                 let normalized = normalize_descriptor(token).to_owned();
                 if normalized != "*" {
-                    self.note_event(&normalized, a.span.slice(at..at + token.len()));
+                    self.note_event(&normalized, span);
                 }
                 events.push(normalized);
             }
