@@ -21,7 +21,10 @@ struct Unit {
 /// reference's expansion gives the reference's `&`; one past the decoded value gives
 /// `span.end`. Works on byte offsets; never panics, whatever `span` is.
 pub fn source_offset(src: &str, span: Span, decoded: usize) -> usize {
-    let (start, end) = (span.start as usize, (span.end as usize).min(src.len()));
+    let (start, mut end) = (span.start as usize, (span.end as usize).min(src.len()));
+    while !src.is_char_boundary(end) {
+        end -= 1;
+    }
     if start >= end || !src.is_char_boundary(start) {
         return start.min(src.len());
     }
@@ -75,7 +78,12 @@ pub fn source_offset(src: &str, span: Span, decoded: usize) -> usize {
 pub fn source_span(src: &str, span: Span, range: std::ops::Range<usize>) -> Span {
     let start = source_offset(src, span, range.start);
     let end = source_offset(src, span, range.end.max(range.start + 1));
-    Span::new(start, end.max(start + 1).min(src.len().max(start)))
+    // At least the character at `start`.
+    let next = src
+        .get(start..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(start + 1, |c| start + c.len_utf8());
+    Span::new(start, end.max(next).min(src.len().max(start)))
 }
 
 fn char_unit(rest: &str) -> Unit {
@@ -238,6 +246,20 @@ mod tests {
         let (at, _) = bad_reference("a & b").unwrap();
         assert_eq!(at, 2..3);
         assert_eq!(bad_reference("&lt;&#x41;&#65;"), None);
+    }
+
+    #[test]
+    fn any_span_is_safe() {
+        let src = "<a b=\"é&amp;€\"/>";
+        for start in 0..=src.len() + 2 {
+            for end in 0..=src.len() + 2 {
+                for decoded in 0..6 {
+                    let at = source_offset(src, Span::new(start, end), decoded);
+                    assert!(at <= src.len());
+                    let _ = source_span(src, Span::new(start, end), decoded..decoded + 2);
+                }
+            }
+        }
     }
 
     #[test]
