@@ -491,7 +491,7 @@ fn trace_cmd(args: &[String]) -> i32 {
     for arg in args {
         let path = Path::new(arg);
         if arg == "-" || path.exists() {
-            status = status.max(for_each_puzzle(std::slice::from_ref(arg), None, &answer));
+            status = status.max(for_each_puzzle(std::slice::from_ref(arg), None, answer));
             continue;
         }
         match read_grid(arg) {
