@@ -26,6 +26,9 @@ pub(super) struct ReadsEvent {
     pub(super) blocks: Vec<bool>,
     /// Per block: whether it may run a `<log>` (calls the context's `log`).
     pub(super) logs: Vec<bool>,
+    /// Per block: whether its body names the context at all (`__ctx`: it may raise, send
+    /// or log); one that does not can only change the datamodel or fail.
+    pub(super) reaches: Vec<bool>,
     /// Some `<donedata>` or `<data>` initialiser does.
     pub(super) elsewhere: bool,
 }
@@ -58,6 +61,16 @@ pub(super) fn reads_event(tokens: &TokenStream) -> bool {
 /// Whether generated code may run a `<log>`: it calls the context's `log`.
 pub(super) fn logs(tokens: &TokenStream) -> bool {
     mentions(tokens, &["log"])
+}
+
+/// Whether the body of the generated function `f` (its last `{ .. }` group) names the
+/// context (`__ctx`): only then may it raise, send or log.
+pub(super) fn reaches_context(f: &TokenStream) -> bool {
+    let body = f.clone().into_iter().fold(None, |last, t| match t {
+        TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Brace => Some(g.stream()),
+        _ => last,
+    });
+    body.map_or(true, |b| mentions(&b, &["__ctx"]))
 }
 
 /// Whether `tokens` hold one of the identifiers `names`.
@@ -121,7 +134,8 @@ impl Emitter<'_> {
                 let line = num(plan.blocks[b].line);
                 // Log observers hear a block's `<log>`s; a block without any needs no look.
                 let logs = self.reads_event.logs.get(b).copied().unwrap_or(true);
-                quote!(__l.content(#t, #block, #line, #logs); return __l.end(1);)
+                let reaches = self.reads_event.reaches.get(b).copied().unwrap_or(true);
+                quote!(__l.content(#t, #block, #line, #logs, #reaches); return __l.end(1);)
             }
             (true, None, _) => quote!(__l.targetless(#t); return __l.end(1);),
             (false, _, Some(tr)) => {

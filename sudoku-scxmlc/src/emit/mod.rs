@@ -736,6 +736,7 @@ impl Emitter<'_> {
             let f = self.block_fn(k, b);
             self.reads_event.blocks.push(lane::reads_event(&f));
             self.reads_event.logs.push(lane::logs(&f));
+            self.reads_event.reaches.push(lane::reaches_context(&f));
             printer.items(f, indent + 1, &mut self.p)?;
         }
         for (k, (st, dd)) in plan.done_data.iter().enumerate() {
