@@ -519,8 +519,9 @@ impl Emitter<'_> {
             });
         let state_of_table = (!self.state_newtype).then(|| {
             quote! {
-                /// The `State` variant of each state index.
-                pub(super) static STATE_OF: [__O<State>; #n_states] = #state_of;
+                /// The `State` variant of each state index (a constant, so that the variant
+                /// of a state index known at compile time is too).
+                pub(super) const STATE_OF: [__O<State>; #n_states] = #state_of;
             }
         });
 

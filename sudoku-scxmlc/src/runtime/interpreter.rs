@@ -89,10 +89,11 @@ pub(crate) struct Interpreter<D: 'static, E: 'static = Untyped> {
     /// Whether some state has an eventless `<transition>` (otherwise every macrostep skips
     /// `selectEventlessTransitions`).
     has_eventless: bool,
-    /// The atomic state the last precomputed macrostep left active (checked before use: in
-    /// a chart without parallel states the one active atomic state is the configuration's
-    /// leaf).
-    leaf_hint: StateIndex,
+    /// The last state entered (by a microstep, a precomputed macrostep or a restore): in a
+    /// chart without parallel states, whenever it runs, the one active atomic state (entry
+    /// order ends with the deepest state entered). [`leaf`](Self::leaf) checks it anyway;
+    /// the lane ([`exact_leaf`](Self::exact_leaf)) trusts it.
+    pub(crate) leaf_hint: StateIndex,
     /// A ring of the first transition of each of the last [`RECENT_MICROSTEPS`] microsteps.
     recent: Vec<TransitionIndex>,
     /// Microsteps recorded in `recent` since the machine started.
@@ -716,6 +717,19 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
         }
     }
 
+    /// The active atomic state of a running chart without `<parallel>`, as the lane reads
+    /// it: [`leaf_hint`](Self::leaf_hint), which every change of the configuration keeps.
+    #[inline(always)]
+    pub(crate) fn exact_leaf(&self) -> StateIndex {
+        debug_assert!(
+            !self.running || self.ctx.configuration.last() == Some(self.leaf_hint),
+            "the leaf hint {} is not the active atomic state {:?}",
+            self.leaf_hint,
+            self.ctx.configuration.last()
+        );
+        self.leaf_hint
+    }
+
     /// The active atomic state of a chart without `<parallel>`.
     #[inline]
     pub(crate) fn leaf(&self) -> StateIndex {
@@ -878,12 +892,7 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     /// [`Lane::transit`]: super::lane::Lane::transit
     #[inline(always)]
     pub(crate) fn transit(&mut self, exit: &[StateIndex], enter: &[StateIndex], leaf: StateIndex) {
-        for &s in exit {
-            self.ctx.configuration.remove(s);
-        }
-        for &s in enter {
-            self.ctx.configuration.insert(s);
-        }
+        self.ctx.configuration.exchange(exit, enter);
         self.leaf_hint = leaf;
     }
 
@@ -1357,6 +1366,7 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
         for s in sets.to_enter.iter() {
             let info = &states[s as usize];
             self.ctx.configuration.insert(s);
+            self.leaf_hint = s;
             if self.record_states {
                 self.outbox.push(Notification::Entered(s));
             }

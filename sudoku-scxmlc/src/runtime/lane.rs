@@ -74,7 +74,7 @@ impl<'a, D: 'static, E: ChartEvent> Lane<'a, D, E> {
     /// The active atomic state (the chart has no `<parallel>`: there is one).
     #[inline(always)]
     pub fn leaf(&self) -> StateIndex {
-        self.interp.leaf()
+        self.interp.exact_leaf()
     }
 
     /// Evaluates a transition's `cond` (the generated `cond_N`, called directly): an `Err`

@@ -58,6 +58,32 @@ impl StateSet {
         }
     }
 
+    /// Removes the states of `exit`, then adds those of `enter` (a precomputed microstep's
+    /// lists): one look at the words for both lists.
+    #[inline(always)]
+    pub(crate) fn exchange(&mut self, exit: &[StateIndex], enter: &[StateIndex]) {
+        let words = &mut self.words[..];
+        let mut grow = false;
+        for &s in exit {
+            let (w, b) = split(s);
+            if let Some(word) = words.get_mut(w) {
+                *word &= !(1 << b);
+            }
+        }
+        for &s in enter {
+            let (w, b) = split(s);
+            match words.get_mut(w) {
+                Some(word) => *word |= 1 << b,
+                None => grow = true,
+            }
+        }
+        if grow {
+            for &s in enter {
+                self.insert(s);
+            }
+        }
+    }
+
     /// Removes every state, keeping the allocation.
     pub(crate) fn clear(&mut self) {
         self.words.iter_mut().for_each(|w| *w = 0);
@@ -194,6 +220,22 @@ mod tests {
             s.insert(i);
         }
         s
+    }
+
+    #[test]
+    fn exchange_removes_the_exits_then_adds_the_entries() {
+        let mut s = StateSet::with_capacity(70);
+        s.insert(1);
+        s.insert(65);
+        s.exchange(&[65, 1], &[2, 66]);
+        assert_eq!(s.iter().collect::<Vec<_>>(), [2, 66]);
+        // A state both exited and entered (a transition that leaves and re-enters it) is in.
+        s.exchange(&[66, 2], &[2]);
+        assert_eq!(s.iter().collect::<Vec<_>>(), [2]);
+        // Beyond the words it has, the set grows.
+        let mut small = set(&[3]);
+        small.exchange(&[3], &[130, 4]);
+        assert_eq!(small.iter().collect::<Vec<_>>(), [4, 130]);
     }
 
     #[test]
