@@ -63,6 +63,23 @@ impl StateSet {
     #[inline(always)]
     pub(crate) fn exchange(&mut self, exit: &[StateIndex], enter: &[StateIndex]) {
         let words = &mut self.words[..];
+        // All in the first word (a chart of at most 64 states, or a move among its first
+        // 64): one read and one write of it (for constant lists, constant masks).
+        let (mut clear, mut set, mut first) = (0u64, 0u64, true);
+        for &s in exit {
+            first &= s < 64;
+            clear |= 1u64.wrapping_shl(s);
+        }
+        for &s in enter {
+            first &= s < 64;
+            set |= 1u64.wrapping_shl(s);
+        }
+        if first {
+            if let Some(word) = words.first_mut() {
+                *word = (*word & !clear) | set;
+                return;
+            }
+        }
         let mut grow = false;
         for &s in exit {
             let (w, b) = split(s);
