@@ -85,6 +85,24 @@ fn mentions(tokens: &TokenStream, names: &[&str]) -> bool {
     })
 }
 
+/// The whole configuration while `leaf` is the active atomic state, as the one word of the
+/// runtime's state set (bit `s` for state `s`: `leaf` and its ancestors, the root excluded):
+/// in a chart without `<parallel>` that is every active state. `0` for a chart of more than
+/// 64 states (the set has more words; the runtime then moves state by state).
+fn configuration_word(plan: &crate::plan::Plan, leaf: usize) -> u64 {
+    let states = &plan.chart.states;
+    if states.len() > 64 {
+        return 0;
+    }
+    let mut word = 0u64;
+    let mut s = leaf;
+    while let Some(parent) = states[s].parent {
+        word |= 1 << s;
+        s = parent;
+    }
+    word
+}
+
 impl Emitter<'_> {
     /// Whether the chart gets a lane.
     pub(super) fn has_lane(&self) -> bool {
@@ -142,7 +160,10 @@ impl Emitter<'_> {
                 let exit = tr.exit.iter().map(|&s| num(s));
                 let enter = tr.enter.iter().map(|&s| num(s));
                 let leaf = num(tr.leaf);
-                quote!(return __l.transit(#t, &[#(#exit),*], &[#(#enter),*], #leaf);)
+                let word = configuration_word(plan, tr.leaf as usize);
+                // In binary: bit `s` is state `s`.
+                let word: TokenStream = format!("{word:#b}").parse().expect("a literal");
+                quote!(return __l.transit(#t, &[#(#exit),*], &[#(#enter),*], #leaf, #word);)
             }
             (false, _, None) => quote!(__l.microstep(#t); return __l.moved();),
         };

@@ -891,8 +891,19 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     ///
     /// [`Lane::transit`]: super::lane::Lane::transit
     #[inline(always)]
-    pub(crate) fn transit(&mut self, exit: &[StateIndex], enter: &[StateIndex], leaf: StateIndex) {
-        self.ctx.configuration.exchange(exit, enter);
+    pub(crate) fn transit(
+        &mut self,
+        exit: &[StateIndex],
+        enter: &[StateIndex],
+        leaf: StateIndex,
+        word: u64,
+    ) {
+        // The whole configuration as one word: written, not read, so that consecutive
+        // moves do not wait for each other.
+        if word == 0 || !self.ctx.configuration.set_only_word(word) {
+            self.ctx.configuration.exchange(exit, enter);
+        }
+        debug_assert!(self.ctx.configuration.last() == Some(leaf));
         self.leaf_hint = leaf;
     }
 

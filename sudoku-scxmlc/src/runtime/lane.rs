@@ -128,8 +128,10 @@ impl<'a, D: 'static, E: ChartEvent> Lane<'a, D, E> {
     /// The microstep of the targeted transition `t`, the only candidate and without `cond`,
     /// whose exits and entries the generator precomputed (no executable content, history or
     /// `<final>` on the way, no eventless transition after it): `exit` in exit order,
-    /// `enter` in entry order, `leaf` the atomic state active afterwards. Nothing ran before
-    /// it and nothing runs in it, so the macrostep ends here.
+    /// `enter` in entry order, `leaf` the atomic state active afterwards, `word` the whole
+    /// configuration afterwards as one word of bits (`leaf` and its ancestors; `0` for a
+    /// chart of more than 64 states). Nothing ran before it and nothing runs in it, so the
+    /// macrostep ends here.
     #[inline(always)]
     pub fn transit(
         &mut self,
@@ -137,9 +139,10 @@ impl<'a, D: 'static, E: ChartEvent> Lane<'a, D, E> {
         exit: &'static [StateIndex],
         enter: &'static [StateIndex],
         leaf: StateIndex,
+        word: u64,
     ) -> LaneEnd {
         let _ = t;
-        self.interp.transit(exit, enter, leaf);
+        self.interp.transit(exit, enter, leaf, word);
         LaneEnd::Transited(exit, enter)
     }
 

@@ -101,6 +101,19 @@ impl StateSet {
         }
     }
 
+    /// Makes the set exactly the states of the bits of `word` when the set has one word
+    /// (indices below 64); returns whether it did (otherwise nothing changed).
+    #[inline(always)]
+    pub(crate) fn set_only_word(&mut self, word: u64) -> bool {
+        match &mut self.words[..] {
+            [only] => {
+                *only = word;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Removes every state, keeping the allocation.
     pub(crate) fn clear(&mut self) {
         self.words.iter_mut().for_each(|w| *w = 0);
@@ -248,6 +261,13 @@ mod tests {
         assert_eq!(s.iter().collect::<Vec<_>>(), [2, 66]);
         // A state both exited and entered (a transition that leaves and re-enters it) is in.
         s.exchange(&[66, 2], &[2]);
+        assert_eq!(s.iter().collect::<Vec<_>>(), [2]);
+        // The whole set as one word, when it has one.
+        let mut one = StateSet::with_capacity(10);
+        one.insert(7);
+        assert!(one.set_only_word(0b1010));
+        assert_eq!(one.iter().collect::<Vec<_>>(), [1, 3]);
+        assert!(!s.set_only_word(1));
         assert_eq!(s.iter().collect::<Vec<_>>(), [2]);
         // Beyond the words it has, the set grows.
         let mut small = set(&[3]);
