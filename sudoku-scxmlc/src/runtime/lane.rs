@@ -1,6 +1,7 @@
 //! The typed lane: a macrostep that the generator wrote out for one (event, active atomic
-//! state) pair, run at the call site of [`Machine::submit`](super::Machine::submit) without
-//! queueing the event, making it `_event`, or going through the tables.
+//! state) pair, run at the call site of [`Machine::submit`](super::Machine::submit) and
+//! [`Core::submit`](super::Core::submit) without queueing the event, making it `_event`, or
+//! going through the tables.
 //!
 //! A chart gets a lane (`Chart::LANE`) when it has no `<parallel>`, no `<invoke>`, no
 //! eventless transition and the rust or null datamodel. Its generated `lane` function matches
@@ -14,6 +15,12 @@
 //! top-level `<final>` was reached). A cell whose code reads `_event` is not in the lane
 //! ([`LaneEnd::Declined`], before anything runs): the machine's other paths take it, and
 //! `_event` stays exact for every piece of chart code that can read it.
+//!
+//! The lane keeps what it must look at afterwards small: [`LaneEnd::Ended`] when no code it
+//! ran failed or could reach the context (the generator tells `content` whether a block's
+//! body names `__ctx`), so neither the queues nor the outbox need a look; a precomputed
+//! microstep writes the whole configuration as one word where the chart has at most 64
+//! states; the active atomic state is the interpreter's exact leaf hint.
 //!
 //! The machine opens the lane only while nothing is queued, processing or advancing, the
 //! chart runs, precomputed steps are on and no observer connected by descriptor string is

@@ -16,35 +16,67 @@ use crate::runtime::envelope::{Envelope, Meta};
 use crate::runtime::lane::{Lane, LaneEnd};
 use crate::runtime::{Chart, EventKind, RuntimeError, StateIndex};
 
+/// [`Core::lane`]: the lane is closed; typed events take the interpreter.
+pub(super) const LANE_CLOSED: u8 = 0;
+/// [`Core::lane`]: open, and no boxed callback of typed events or states is connected.
+pub(super) const LANE_OPEN: u8 = 1;
+/// [`Core::lane`]: open, with boxed callbacks of typed events or states.
+pub(super) const LANE_OPEN_BOXED: u8 = 2;
+
 impl<C: Chart, O: Observer<C>> Core<C, O> {
     /// [`submit`](Core::submit) of the chart's typed event: the lane where it is open,
     /// otherwise the interpreter.
     #[inline(always)]
     pub(super) fn submit_typed(&mut self, event: C::Event) -> Result<(), RuntimeError> {
-        if C::LANE && self.lane_open {
-            match C::lane(&mut Lane::new(&mut self.interp), &event) {
-                LaneEnd::Declined => {}
-                LaneEnd::Ended => {
-                    self.lane_told(&event, None, false);
-                    return Ok(());
-                }
-                LaneEnd::Recorded | LaneEnd::Moved => {
-                    self.lane_told(&event, None, true);
-                    return Ok(());
-                }
-                LaneEnd::Transited(exit, enter) => {
-                    self.lane_told(&event, Some((exit, enter)), false);
-                    return Ok(());
-                }
-                LaneEnd::Continue(microsteps) => {
-                    self.lane_continue(event, microsteps);
-                    return Ok(());
-                }
+        let event = if !C::LANE {
+            event
+        } else {
+            match self.lane {
+                LANE_OPEN => match self.lane_step::<false>(event) {
+                    Ok(()) => return Ok(()),
+                    Err(event) => event,
+                },
+                LANE_OPEN_BOXED => match self.lane_step_boxed(event) {
+                    Ok(()) => return Ok(()),
+                    Err(event) => event,
+                },
+                _ => event,
             }
-        }
+        };
         let result = self.process_envelope(Envelope::Typed(event, Meta::of(EventKind::External)));
         self.settled();
         result
+    }
+
+    /// The lane's step for `event` (`BOXED`: boxed callbacks of typed events or states are
+    /// connected); `Err` gives the event back untouched where the lane declines it.
+    #[inline(always)]
+    #[allow(
+        clippy::result_large_err,
+        reason = "the event is given back untouched, by move: nothing is allocated"
+    )]
+    fn lane_step<const BOXED: bool>(&mut self, event: C::Event) -> Result<(), C::Event> {
+        match C::lane(&mut Lane::new(&mut self.interp), &event) {
+            LaneEnd::Declined => return Err(event),
+            LaneEnd::Ended => self.lane_told::<BOXED>(&event, None, false),
+            LaneEnd::Recorded | LaneEnd::Moved => self.lane_told::<BOXED>(&event, None, true),
+            LaneEnd::Transited(exit, enter) => {
+                self.lane_told::<BOXED>(&event, Some((exit, enter)), false);
+            }
+            LaneEnd::Continue(microsteps) => self.lane_continue(event, microsteps),
+        }
+        Ok(())
+    }
+
+    /// [`lane_step`](Self::lane_step) with boxed callbacks, one call away (they are called
+    /// indirectly anyway).
+    #[inline(never)]
+    #[allow(
+        clippy::result_large_err,
+        reason = "the event is given back untouched, by move: nothing is allocated"
+    )]
+    fn lane_step_boxed(&mut self, event: C::Event) -> Result<(), C::Event> {
+        self.lane_step::<true>(event)
     }
 
     /// Tells the callbacks and the observer about a lane step that ended the macrostep, in
@@ -53,13 +85,13 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
     /// recorded), errors and logs; then processes what the macrostep sent the machine
     /// itself. `recorded`: the outbox or the external queue may hold something.
     #[inline(always)]
-    fn lane_told(
+    fn lane_told<const BOXED: bool>(
         &mut self,
         event: &C::Event,
         moved: Option<(&'static [StateIndex], &'static [StateIndex])>,
         recorded: bool,
     ) {
-        if self.boxed {
+        if BOXED {
             for f in &mut self.callbacks.typed {
                 f(event);
             }
@@ -68,12 +100,12 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
             self.observer.event(event);
         }
         if let Some((exit, enter)) = moved {
-            if O::STATES || self.boxed {
+            if O::STATES || BOXED {
                 for &s in exit {
-                    self.tell_state(s, false);
+                    self.tell_state::<BOXED>(s, false);
                 }
                 for &s in enter {
-                    self.tell_state(s, true);
+                    self.tell_state::<BOXED>(s, true);
                 }
             }
         }
@@ -96,8 +128,8 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
 
     /// Tells the state callbacks and the observer that `s` was entered (`true`) or exited.
     #[inline(always)]
-    fn tell_state(&mut self, s: StateIndex, entered: bool) {
-        if self.boxed {
+    fn tell_state<const BOXED: bool>(&mut self, s: StateIndex, entered: bool) {
+        if BOXED {
             self.tell_boxed_state(s, entered);
         }
         if O::STATES {
@@ -108,7 +140,7 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
     }
 
     /// Tells the state callbacks that `s` was entered (`true`) or exited.
-    #[inline(never)]
+    #[inline(always)]
     fn tell_boxed_state(&mut self, s: StateIndex, entered: bool) {
         for (index, f) in &mut self.callbacks.states {
             if *index == s {
@@ -137,7 +169,7 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
     pub(super) fn settled(&mut self) {
         self.record();
         let interp = &self.interp;
-        self.lane_open = C::LANE
+        let open = C::LANE
             && interp.precomputed
             && interp.started
             && interp.running
@@ -147,6 +179,11 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
             && interp.ctx.children.is_empty()
             && interp.outbox.is_empty()
             && self.callbacks.events.is_empty();
-        self.boxed = !self.callbacks.typed.is_empty() || !self.callbacks.states.is_empty();
+        let boxed = !self.callbacks.typed.is_empty() || !self.callbacks.states.is_empty();
+        self.lane = match (open, boxed) {
+            (false, _) => LANE_CLOSED,
+            (true, false) => LANE_OPEN,
+            (true, true) => LANE_OPEN_BOXED,
+        };
     }
 }

@@ -166,12 +166,11 @@ pub struct Core<C: Chart, O = ()> {
     observer: O,
     /// Whether the chart's lane may take the next typed event (`owned/lane.rs`): the
     /// machine runs and nothing is queued or recorded, precomputed steps are on and no
-    /// callback by descriptor string is connected. Set again after every call that is not
-    /// a lane step.
-    lane_open: bool,
-    /// Some boxed callback of typed events or states is connected (the lane's step tells
-    /// them; the others hear what the interpreter records).
-    boxed: bool,
+    /// callback by descriptor string is connected; and whether boxed callbacks of typed
+    /// events or states are (the lane's step tells them; the others hear what the
+    /// interpreter records). `lane::LANE_*`, set again after every call that is not a lane
+    /// step.
+    lane: u8,
 }
 
 // SAFETY: a `Core` owns everything it holds (no `Rc`, no shared cells; its callbacks are
@@ -238,8 +237,7 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
             max_steps_per_call: DEFAULT_MAX_STEPS_PER_CALL,
             callbacks: Callbacks::default(),
             observer,
-            lane_open: false,
-            boxed: false,
+            lane: lane::LANE_CLOSED,
         };
         core.settled();
         core
@@ -497,7 +495,9 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
         event: Envelope<C::Event>,
     ) -> Result<(), RuntimeError> {
         match event {
-            Envelope::Typed(e, meta) if self.lane_open && is_plain_external(&meta) => {
+            Envelope::Typed(e, meta)
+                if self.lane != lane::LANE_CLOSED && is_plain_external(&meta) =>
+            {
                 self.submit_typed(e)
             }
             event => {
