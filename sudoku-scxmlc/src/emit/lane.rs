@@ -70,7 +70,10 @@ pub(super) fn reaches_context(f: &TokenStream) -> bool {
         TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Brace => Some(g.stream()),
         _ => last,
     });
-    body.map_or(true, |b| mentions(&b, &["__ctx"]))
+    match body {
+        Some(b) => mentions(&b, &["__ctx"]),
+        None => true,
+    }
 }
 
 /// Whether `tokens` hold one of the identifiers `names`.

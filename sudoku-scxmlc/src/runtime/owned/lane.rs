@@ -30,18 +30,18 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
     pub(super) fn submit_typed(&mut self, event: C::Event) -> Result<(), RuntimeError> {
         let event = if !C::LANE {
             event
-        } else {
-            match self.lane {
-                LANE_OPEN => match self.lane_step::<false>(event) {
-                    Ok(()) => return Ok(()),
-                    Err(event) => event,
-                },
-                LANE_OPEN_BOXED => match self.lane_step_boxed(event) {
-                    Ok(()) => return Ok(()),
-                    Err(event) => event,
-                },
-                _ => event,
+        } else if self.lane == LANE_OPEN {
+            match self.lane_step::<false>(event) {
+                Ok(()) => return Ok(()),
+                Err(event) => event,
             }
+        } else if self.lane == LANE_OPEN_BOXED {
+            match self.lane_step_boxed(event) {
+                Ok(()) => return Ok(()),
+                Err(event) => event,
+            }
+        } else {
+            event
         };
         let result = self.process_envelope(Envelope::Typed(event, Meta::of(EventKind::External)));
         self.settled();
