@@ -1,7 +1,7 @@
 //! [`Core`]: a running chart owned by its caller, driven through `&mut self`.
 //!
 //! The runtime has two layers over the interpreter (SCXML 1.0, Appendix D, in
-//! `interpreter.rs`):
+//! `interpreter/`):
 //!
 //! * [`Core`] owns the interpreter and its event loop: one call processes what it was given
 //!   (start, an external event, time) to the end and then returns; callbacks hear what
