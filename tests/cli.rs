@@ -305,6 +305,41 @@ fn a_file_that_is_not_utf8_is_read_line_by_line() {
 }
 
 #[test]
+fn a_file_longer_than_a_read_is_answered_in_order() {
+    // The command reads 32 KB at a time: lines cross the pieces' edges, a comment is longer
+    // than a piece, and the line numbers of bad lines count on across pieces.
+    let mut input = format!("#{}\n", "x".repeat(40_000));
+    let mut expected = String::new();
+    for k in 0..1_000 {
+        let (line, answer) = if k % 3 == 0 {
+            (NONE, "none")
+        } else {
+            (QT_LINE, QT_SOLUTION)
+        };
+        input.push_str(&format!("{line}\n"));
+        expected.push_str(&format!("{answer}\n"));
+    }
+    input.push_str("12345");
+    let file = temp_file("long.txt", &input);
+    let path = file.to_str().unwrap();
+    let out = sudoku(&["solve", "-j", "1", path], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), expected);
+    assert_eq!(
+        text(&out.stderr),
+        format!("{path}:1002: expected 81 cells (digits, `.` for empty), found 5\n")
+    );
+    // The same from stdin, on several threads.
+    let out = sudoku(&["solve", "-j", "2", "-"], Some(&input));
+    assert_eq!(text(&out.stdout), expected);
+    // A Qt grid after a comment longer than a piece is still one grid.
+    let qt = temp_file("long.data", &format!("#{}\n{QT_DATA}", "y".repeat(40_000)));
+    let out = sudoku(&["solve", qt.to_str().unwrap()], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{QT_SOLUTION}\n"));
+}
+
+#[test]
 fn a_directory_is_named_as_one() {
     let dir = std::env::temp_dir();
     let d = dir.to_str().unwrap();
