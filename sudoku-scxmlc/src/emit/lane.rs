@@ -99,7 +99,7 @@ fn configuration_word(plan: &crate::plan::Plan, leaf: usize) -> u64 {
     }
     let mut word = 0u64;
     let mut s = leaf;
-    while let Some(parent) = states[s].parent {
+    while let Some(parent) = states[s].parent.get() {
         word |= 1 << s;
         s = parent;
     }
