@@ -3,8 +3,8 @@
 
 use super::{num, Emitter};
 use crate::chart::{
-    Block, Code, Cond, Content, DataInit, DatamodelKind, Delay, DoneData, Exec, InvokeSource,
-    Location, LocationRoot, Param, Payload, Send, Value,
+    AssignValue, Block, Code, Cond, Content, DataInit, DatamodelKind, Delay, DoneData, Exec,
+    InvokeSource, Location, LocationRoot, Param, Payload, Send, Value,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -320,7 +320,7 @@ impl Emitter<'_> {
             }
             Exec::Assign {
                 location,
-                expr,
+                value,
                 line,
                 column,
             } => {
@@ -330,6 +330,15 @@ impl Emitter<'_> {
                     *column,
                     format!("<assign location=\"{}\">", location.code.text),
                 );
+                let expr = match value {
+                    AssignValue::Expr(expr) => expr,
+                    AssignValue::Xml(markup) => {
+                        let rt = &self.rt;
+                        let v = quote!(#rt::ecmascript::dom::xml_value(#markup));
+                        let assign = self.js_assign_value(location, v);
+                        return quote!(#m #assign);
+                    }
+                };
                 if self.is_js() {
                     let assign = self.js_assign(location, expr);
                     return quote!(#m #assign);
