@@ -482,6 +482,13 @@ impl Emitter<'_> {
                 let name = self.payload_struct(&variant);
                 quote!(Event::#variant(payloads::#name { #(#inits)* }))
             }
+            // ECMAScript: the payload is the JSON of `namelist`, `<param>` or `<content>`,
+            // put in the typed event here instead of passing through an untyped `Event` and
+            // its strings (send id, origin) that `Context::send` would make and then convert.
+            Payload::Json if self.is_js() => {
+                let data = self.payload(&send.namelist, None, &send.params, send.content.as_ref());
+                quote!(Event::#variant(#data))
+            }
             _ => return None,
         };
         let id = match &send.id {

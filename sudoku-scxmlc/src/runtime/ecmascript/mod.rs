@@ -435,15 +435,14 @@ impl Js {
     /// Evaluates the expression `s`.
     fn eval<'js>(&self, c: &Ctx<'js>, s: &Snippet) -> Result<JsValue<'js>, ExecError> {
         let f = self.compiled(c, s)?;
-        let f = f.as_function().ok_or_else(|| not_compiled(s))?;
-        f.call::<_, JsValue>(()).catch(c).map_err(thrown)
+        call(c, &f, &mut []).ok_or_else(|| not_compiled(s))?
     }
 
     /// Stores `value` at the location (or new variable) `s`.
     fn store<'js>(&self, c: &Ctx<'js>, s: &Snippet, value: JsValue<'js>) -> Result<(), ExecError> {
         let f = self.compiled(c, s)?;
-        let f = f.as_function().ok_or_else(|| not_compiled(s))?;
-        f.call::<_, ()>((value,)).catch(c).map_err(thrown)
+        call(c, &f, &mut [value.as_raw()]).ok_or_else(|| not_compiled(s))??;
+        Ok(())
     }
 
     /// A `cond`: the expression's value converted by ECMAScript's ToBoolean.
@@ -521,6 +520,10 @@ impl Js {
     pub fn script<E: ChartEvent>(&self, ctx: &Context<E>, s: &Snippet) -> Result<(), ExecError> {
         self.enter(ctx, |c| {
             let code = self.compiled(c, s)?;
+            // A script that declares nothing was compiled into a function (see `compile`).
+            if let Some(result) = call(c, &code, &mut []) {
+                return result.map(drop);
+            }
             let raw = c.as_raw().as_ptr();
             // SAFETY: `code` is the bytecode `compile` made in this context; JS_EvalFunction
             // consumes the reference it is given, so it gets a new one.
@@ -770,9 +773,70 @@ fn compile<'js>(c: &Ctx<'js>, s: &Snippet) -> Result<JsValue<'js>, ExecError> {
                 s.text
             )
         }
+        SnippetKind::Script if declares_nothing(s.text) => {
+            format!("(function () {{\n{}\n}})", s.text)
+        }
         SnippetKind::Script => return compile_global(c, s.text, s.line),
     };
     c.eval::<JsValue, _>(source).catch(c).map_err(thrown)
+}
+
+/// Whether the global code `text` runs the same as the body of a sloppy-mode function
+/// called with `this` undefined (which is then the global object): true when none of its
+/// words is one that declares (`var`, `let`, `const`, `function`, `class`), or that means
+/// something else inside a function (`this`, `arguments`, `return`, a direct `eval`).
+/// Words inside strings and comments count too, which only ever answers false. Such a
+/// `<script>` is compiled into a function once and called, instead of instantiating its global
+/// code again on every run.
+fn declares_nothing(text: &str) -> bool {
+    const WORDS: [&str; 9] = [
+        "var",
+        "let",
+        "const",
+        "function",
+        "class",
+        "this",
+        "arguments",
+        "return",
+        "eval",
+    ];
+    text.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == '$'))
+        .all(|word| !WORDS.contains(&word))
+}
+
+/// Calls the compiled snippet `f` with `args` (borrowed) and `this` undefined: `None` when `f`
+/// is no function, else its result or what it threw.
+fn call<'js>(
+    c: &Ctx<'js>,
+    f: &JsValue<'js>,
+    args: &mut [qjs::JSValue],
+) -> Option<Result<JsValue<'js>, ExecError>> {
+    if !f.is_function() {
+        return None;
+    }
+    let p = c.as_raw().as_ptr();
+    // SAFETY: `f` and `args` are live values of this context, borrowed for the call;
+    // `JS_Call` returns a new reference (or the exception marker), which `from_raw` takes over.
+    let result = unsafe {
+        JsValue::from_raw(
+            c.clone(),
+            qjs::JS_Call(
+                p,
+                f.as_raw(),
+                qjs::JS_UNDEFINED,
+                args.len() as i32,
+                args.as_mut_ptr(),
+            ),
+        )
+    };
+    Some(if result.is_exception() {
+        Err(thrown(CaughtError::from_error(
+            c,
+            rquickjs::Error::Exception,
+        )))
+    } else {
+        Ok(result)
+    })
 }
 
 /// Global code compiled but not run (`JS_EVAL_FLAG_COMPILE_ONLY`): its bytecode.
