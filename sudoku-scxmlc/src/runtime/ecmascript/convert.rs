@@ -199,19 +199,20 @@ unsafe fn convert_array(ctx: &Ctx<'_>, raw: qjs::JSValue, depth: usize) -> Resul
         while written < reserved {
             let item = qjs::JS_GetPropertyInt64(c, raw, written as i64);
             let tag = qjs::JS_VALUE_GET_TAG(item);
-            let v = if tag == qjs::JS_TAG_INT {
-                Value::Number(Number::from(qjs::JS_VALUE_GET_INT(item)))
+            // `written < reserved`, the capacity. Each branch writes its own value: merged,
+            // the integer's write would copy a whole `Value` (the other branch's shape).
+            if tag == qjs::JS_TAG_INT {
+                let n = Number::from(qjs::JS_VALUE_GET_INT(item));
+                slots.add(written).write(Value::Number(n));
             } else {
                 match element(ctx, item, tag, written as i64, depth) {
-                    Ok(v) => v,
+                    Ok(v) => slots.add(written).write(v),
                     Err(e) => {
                         items.set_len(written);
                         return Err(e);
                     }
                 }
-            };
-            // `written < reserved`, the capacity.
-            slots.add(written).write(v);
+            }
             written += 1;
         }
         items.set_len(written);
