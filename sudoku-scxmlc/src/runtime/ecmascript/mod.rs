@@ -82,9 +82,10 @@ struct Host {
     /// The names of `_event`'s fields as atoms of the machine's runtime ([`EVENT_FIELDS`]),
     /// made once; freed by [`Js`]'s `drop`.
     atoms: Cell<[qjs::JSAtom; 7]>,
-    /// Objects with the first 1, 2, ... 7 fields of `_event`, kept so that QuickJS keeps the
-    /// shapes (hidden classes) of those field lists: each new `_event` then finds them in
-    /// its shape table instead of making (and freeing) seven shapes per event.
+    /// First the prototype of every `_event` ([`event_proto`]), then objects with its first
+    /// 1, 2, 3 own fields (`name`, `type`, `data`), kept so that QuickJS keeps the shapes
+    /// (hidden classes) of those field lists: each new `_event` then finds them in its shape
+    /// table instead of making (and freeing) its shapes per event.
     shapes: RefCell<Vec<Persistent<JsValue<'static>>>>,
     /// The getter of `_event`, to put back when the event changes; taken by [`Js`]'s `drop`
     /// (it holds this `Host`).
@@ -98,7 +99,14 @@ struct Host {
 
 /// Builds `_event` for an erased `Context<E>`.
 type BuildEvent =
-    for<'js> fn(*const (), &Ctx<'js>, &[qjs::JSAtom; 7]) -> Result<JsValue<'js>, ExecError>;
+    for<'js> fn(*const (), &Ctx<'js>, &EventTemplate<'js>) -> Result<JsValue<'js>, ExecError>;
+
+/// What every `_event` is made from: the atoms of its field names ([`EVENT_FIELDS`]) and its
+/// prototype ([`event_proto`]).
+struct EventTemplate<'js> {
+    atoms: [qjs::JSAtom; 7],
+    proto: JsValue<'js>,
+}
 
 fn never_in(_: *const (), _: &str) -> bool {
     false
@@ -111,7 +119,7 @@ fn no_serial(_: *const ()) -> u64 {
 fn no_event<'js>(
     _: *const (),
     c: &Ctx<'js>,
-    _: &[qjs::JSAtom; 7],
+    _: &EventTemplate<'js>,
 ) -> Result<JsValue<'js>, ExecError> {
     Ok(JsValue::new_undefined(c.clone()))
 }
@@ -127,13 +135,13 @@ fn serial<E: ChartEvent>(context: *const ()) -> u64 {
 fn build_event<'js, E: ChartEvent>(
     context: *const (),
     c: &Ctx<'js>,
-    atoms: &[qjs::JSAtom; 7],
+    template: &EventTemplate<'js>,
 ) -> Result<JsValue<'js>, ExecError> {
     // SAFETY: as for `serial`.
     let context = unsafe { &*context.cast::<Context<E>>() };
     match context.current() {
         Envelope::Empty => Ok(JsValue::new_undefined(c.clone())),
-        _ => event_object(c, context, atoms),
+        _ => event_object(c, context, template),
     }
 }
 
@@ -154,7 +162,15 @@ impl Host {
                 return v.clone().restore(c);
             }
         }
-        let value = (self.build_event.get())(context, c, &self.atoms.get())
+        let proto = match self.shapes.borrow().first() {
+            Some(p) => p.clone().restore(c)?,
+            None => JsValue::new_null(c.clone()),
+        };
+        let template = EventTemplate {
+            atoms: self.atoms.get(),
+            proto,
+        };
+        let value = (self.build_event.get())(context, c, &template)
             .map_err(|e| rquickjs::Exception::throw_internal(c, &e.to_string()))?;
         *self.event_cache.borrow_mut() = Some((serial, Persistent::save(c, value.clone())));
         self.make_plain(c, &value, serial);
@@ -327,16 +343,21 @@ impl Js {
                 qjs::JS_NewAtomLen(raw, name.as_ptr().cast(), name.len() as _)
             }));
             let atoms = host.atoms.get();
-            let shapes = (1..=atoms.len())
-                .filter_map(|n| {
-                    let fields = atoms[..n]
-                        .iter()
-                        .map(|&a| (a, JsValue::new_undefined(c.clone())));
-                    new_object(&c, fields).ok()
-                })
-                .map(|o| Persistent::save(&c, o))
-                .collect();
-            *host.shapes.borrow_mut() = shapes;
+            if let Ok(proto) = event_proto(&c, &atoms) {
+                let own = [atoms[0], atoms[1], atoms[6]];
+                let shapes: Vec<_> = (1..=own.len())
+                    .filter_map(|n| {
+                        let fields = own[..n]
+                            .iter()
+                            .map(|&a| (a, JsValue::new_undefined(c.clone())));
+                        new_object(&c, &proto, fields).ok()
+                    })
+                    .collect();
+                *host.shapes.borrow_mut() = std::iter::once(proto)
+                    .chain(shapes)
+                    .map(|o| Persistent::save(&c, o))
+                    .collect();
+            }
             let globals = c.globals();
             for id in ids {
                 // A `var`: a property of the global object that `delete` cannot remove.
@@ -688,12 +709,36 @@ impl<'a> EventFields<'a> {
     }
 }
 
-/// `_event` as an object with the seven fields of SCXML 1.0, 5.10.1 (`atoms`: their names,
-/// [`EVENT_FIELDS`]).
+/// The prototype of every `_event`: the fields of SCXML 1.0, 5.10.1 that may have no value
+/// (`sendid`, `origin`, `origintype`, `invokeid`, `data`), each `undefined`. An `_event` then
+/// has own members only for the fields with a value (`name` and `type` always), as Qt's
+/// datamodel makes it too, and every field is still there for `'sendid' in _event` and
+/// `typeof _event.sendid` (`'undefined'`); a chart storing into a field of `_event` makes
+/// it an own member of that object.
+fn event_proto<'js>(c: &Ctx<'js>, atoms: &[qjs::JSAtom; 7]) -> rquickjs::Result<JsValue<'js>> {
+    let p = c.as_raw().as_ptr();
+    // SAFETY: `JS_NewObject` returns a new reference (or the exception marker).
+    let object_proto = unsafe {
+        let o = JsValue::from_raw(c.clone(), qjs::JS_NewObject(p));
+        let proto = JsValue::from_raw(c.clone(), qjs::JS_GetPrototype(p, o.as_raw()));
+        if proto.is_exception() {
+            return Err(rquickjs::Error::Exception);
+        }
+        proto
+    };
+    let fields = atoms[2..]
+        .iter()
+        .map(|&a| (a, JsValue::new_undefined(c.clone())));
+    new_object(c, &object_proto, fields)
+}
+
+/// `_event` as an object with the seven fields of SCXML 1.0, 5.10.1: own members for those
+/// with a value, in the order of [`EVENT_FIELDS`], the others inherited `undefined` from
+/// the template's prototype ([`event_proto`]).
 fn event_object<'js, E: ChartEvent>(
     c: &Ctx<'js>,
     ctx: &Context<E>,
-    atoms: &[qjs::JSAtom; 7],
+    template: &EventTemplate<'js>,
 ) -> Result<JsValue<'js>, ExecError> {
     let e = EventFields::of(ctx);
     let kind = match e.kind {
@@ -701,17 +746,15 @@ fn event_object<'js, E: ChartEvent>(
         EventKind::Internal => "internal",
         EventKind::External => "external",
     };
-    let text = |v: Option<&str>| -> rquickjs::Result<JsValue<'js>> {
-        match v {
-            Some(s) => Ok(rquickjs::String::from_str(c.clone(), s)?.into_value()),
-            None => Ok(JsValue::new_undefined(c.clone())),
-        }
+    let text = |v: Option<&str>| -> rquickjs::Result<Option<JsValue<'js>>> {
+        v.map(|s| Ok(rquickjs::String::from_str(c.clone(), s)?.into_value()))
+            .transpose()
     };
     let data = match e.data {
-        Value::Null => JsValue::new_undefined(c.clone()),
-        d => to_js(c, d).map_err(engine)?,
+        Value::Null => None,
+        d => Some(to_js(c, d).map_err(engine)?),
     };
-    let values = (|| -> rquickjs::Result<[JsValue<'js>; 7]> {
+    let values = (|| -> rquickjs::Result<[Option<JsValue<'js>>; 7]> {
         Ok([
             text(Some(e.name))?,
             text(Some(kind))?,
@@ -723,13 +766,20 @@ fn event_object<'js, E: ChartEvent>(
         ])
     })()
     .map_err(engine)?;
-    new_object(c, atoms.iter().copied().zip(values)).map_err(engine)
+    let own = template
+        .atoms
+        .iter()
+        .zip(values)
+        .filter_map(|(&a, v)| Some((a, v?)));
+    new_object(c, &template.proto, own).map_err(engine)
 }
 
-/// A new plain object with the members `fields` (name atom, value), defined in order as
-/// writable, enumerable and configurable own properties (as an object literal makes them).
+/// A new plain object with the prototype `proto` (an object or `null`) and the members
+/// `fields` (name atom, value), defined in order as writable, enumerable and configurable own
+/// properties (as an object literal makes them).
 fn new_object<'js>(
     c: &Ctx<'js>,
+    proto: &JsValue<'js>,
     fields: impl Iterator<Item = (qjs::JSAtom, JsValue<'js>)>,
 ) -> rquickjs::Result<JsValue<'js>> {
     let p = c.as_raw().as_ptr();
@@ -737,7 +787,7 @@ fn new_object<'js>(
     // `from_raw` takes over; `JS_DefinePropertyValue` takes over one reference of each value
     // (a new one: the iterator's drops its own). Defining own members skips the prototype
     // chain's lookup for setters that storing them would do.
-    let object = unsafe { JsValue::from_raw(c.clone(), qjs::JS_NewObject(p)) };
+    let object = unsafe { JsValue::from_raw(c.clone(), qjs::JS_NewObjectProto(p, proto.as_raw())) };
     if object.is_exception() {
         return Err(rquickjs::Error::Exception);
     }
