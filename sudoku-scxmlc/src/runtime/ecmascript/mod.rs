@@ -82,6 +82,9 @@ struct Host {
     /// The names of `_event`'s fields as atoms of the machine's runtime ([`EVENT_FIELDS`]),
     /// made once; freed by [`Js`]'s `drop`.
     atoms: Cell<[qjs::JSAtom; 7]>,
+    /// The values of `_event.type` (`platform`, `internal`, `external`: [`EVENT_TYPES`]) as
+    /// atoms, whose strings each `_event` shares; freed by [`Js`]'s `drop`.
+    types: Cell<[qjs::JSAtom; 3]>,
     /// First the prototype of every `_event` ([`event_proto`]), then objects with its first
     /// 1, 2, 3 own fields (`name`, `type`, `data`), kept so that QuickJS keeps the shapes
     /// (hidden classes) of those field lists: each new `_event` then finds them in its shape
@@ -105,6 +108,7 @@ type BuildEvent =
 /// prototype ([`event_proto`]).
 struct EventTemplate<'js> {
     atoms: [qjs::JSAtom; 7],
+    types: [qjs::JSAtom; 3],
     proto: JsValue<'js>,
 }
 
@@ -168,6 +172,7 @@ impl Host {
         };
         let template = EventTemplate {
             atoms: self.atoms.get(),
+            types: self.types.get(),
             proto,
         };
         let value = (self.build_event.get())(context, c, &template)
@@ -304,7 +309,12 @@ impl Drop for Js {
         self.host.getter.borrow_mut().take();
         let atoms = self.host.atoms.get();
         self.context.with(|c| {
-            for atom in atoms.into_iter().chain([self.host.event_atom.get()]) {
+            let types = self.host.types.get();
+            for atom in atoms
+                .into_iter()
+                .chain(types)
+                .chain([self.host.event_atom.get()])
+            {
                 // SAFETY: each atom was made by `JS_NewAtomLen` in `new`, freed once here.
                 unsafe { qjs::JS_FreeAtom(c.as_raw().as_ptr(), atom) };
             }
@@ -331,6 +341,7 @@ impl Js {
             build_event: Cell::new(no_event),
             event_cache: RefCell::new(None),
             atoms: Cell::new([0; 7]),
+            types: Cell::new([0; 3]),
             shapes: RefCell::new(Vec::new()),
             getter: RefCell::new(None),
             event_atom: Cell::new(0),
@@ -340,6 +351,10 @@ impl Js {
             let raw = c.as_raw().as_ptr();
             // SAFETY: NUL-free ASCII names; each atom is a new reference, freed in `drop`.
             host.atoms.set(EVENT_FIELDS.map(|name| unsafe {
+                qjs::JS_NewAtomLen(raw, name.as_ptr().cast(), name.len() as _)
+            }));
+            // SAFETY: as for the field atoms.
+            host.types.set(EVENT_TYPES.map(|name| unsafe {
                 qjs::JS_NewAtomLen(raw, name.as_ptr().cast(), name.len() as _)
             }));
             let atoms = host.atoms.get();
@@ -660,6 +675,10 @@ const EVENT_FIELDS: [&str; 7] = [
     "data",
 ];
 
+/// The values of `_event.type` (SCXML 1.0, 5.10.1), in the order of [`EventKind`]'s
+/// `Platform`, `Internal`, `External`.
+const EVENT_TYPES: [&str; 3] = ["platform", "internal", "external"];
+
 /// The fields of `_event` read from the envelope, borrowing its JSON payload when it has one.
 struct EventFields<'a> {
     name: &'a str,
@@ -741,11 +760,18 @@ fn event_object<'js, E: ChartEvent>(
     template: &EventTemplate<'js>,
 ) -> Result<JsValue<'js>, ExecError> {
     let e = EventFields::of(ctx);
-    let kind = match e.kind {
-        EventKind::Platform => "platform",
-        EventKind::Internal => "internal",
-        EventKind::External => "external",
-    };
+    let kind = template.types[match e.kind {
+        EventKind::Platform => 0,
+        EventKind::Internal => 1,
+        EventKind::External => 2,
+    }];
+    // SAFETY: `kind` is an atom of this runtime; the string is a new reference that
+    // `from_raw` takes over.
+    let kind =
+        unsafe { JsValue::from_raw(c.clone(), qjs::JS_AtomToString(c.as_raw().as_ptr(), kind)) };
+    if kind.is_exception() {
+        return Err(engine(rquickjs::Error::Exception));
+    }
     let text = |v: Option<&str>| -> rquickjs::Result<Option<JsValue<'js>>> {
         v.map(|s| Ok(rquickjs::String::from_str(c.clone(), s)?.into_value()))
             .transpose()
@@ -757,7 +783,7 @@ fn event_object<'js, E: ChartEvent>(
     let values = (|| -> rquickjs::Result<[Option<JsValue<'js>>; 7]> {
         Ok([
             text(Some(e.name))?,
-            text(Some(kind))?,
+            Some(kind),
             text(e.sendid.as_deref())?,
             text(e.origin.as_deref())?,
             text(e.origintype)?,
