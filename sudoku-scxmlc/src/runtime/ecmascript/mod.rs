@@ -12,7 +12,8 @@
 //! - one global variable per `<data id>`, declared (as `undefined`) when the machine is
 //!   created and assigned by early or late binding;
 //! - `_event` (`name`, `type`, `sendid`, `origin`, `origintype`, `invokeid`, `data`; a field
-//!   without a value is `undefined`, and so is `_event` before the first event),
+//!   without a value is `undefined`, inherited from one prototype, and so is `_event` before
+//!   the first event),
 //!   `_sessionid`, `_name` and `_ioprocessors`, all read-only: an `<assign>` to them raises
 //!   `error.execution`;
 //! - `In(id)`, whether the state `id` is active.
