@@ -86,10 +86,11 @@ struct Host {
     /// The values of `_event.type` (`platform`, `internal`, `external`: [`EVENT_TYPES`]) as
     /// atoms, whose strings each `_event` shares; freed by [`Js`]'s `drop`.
     types: Cell<[qjs::JSAtom; 3]>,
-    /// First the prototype of every `_event` ([`event_proto`]), then objects with its first
-    /// 1, 2, 3 own fields (`name`, `type`, `data`), kept so that QuickJS keeps the shapes
-    /// (hidden classes) of those field lists: each new `_event` then finds them in its shape
-    /// table instead of making (and freeing) its shapes per event.
+    /// First the prototype of every `_event` ([`event_proto`]), then an empty plain object
+    /// and objects with `_event`'s first 0, 1, 2, 3 own fields (`name`, `type`, `data`), kept
+    /// so that QuickJS keeps the shapes (hidden classes) of those field lists: each new
+    /// `_event` (and its data object) then finds them in its shape table instead of making
+    /// (and freeing) its shapes per event.
     shapes: RefCell<Vec<Persistent<JsValue<'static>>>>,
     /// The getter of `_event`, to put back when the event changes; taken by [`Js`]'s `drop`
     /// (it holds this `Host`).
@@ -361,7 +362,11 @@ impl Js {
             let atoms = host.atoms.get();
             if let Ok(proto) = event_proto(&c, &atoms) {
                 let own = [atoms[0], atoms[1], atoms[6]];
-                let shapes: Vec<_> = (1..=own.len())
+                // From no field on: the empty shapes, of `_event` and of a plain object (the
+                // start of every object `_event.data` is made of), are kept too.
+                // SAFETY: `JS_NewObject` returns a new reference (or the exception marker).
+                let plain = unsafe { JsValue::from_raw(c.clone(), qjs::JS_NewObject(raw)) };
+                let shapes: Vec<_> = (0..=own.len())
                     .filter_map(|n| {
                         let fields = own[..n]
                             .iter()
@@ -369,7 +374,8 @@ impl Js {
                         new_object(&c, &proto, fields).ok()
                     })
                     .collect();
-                *host.shapes.borrow_mut() = std::iter::once(proto)
+                *host.shapes.borrow_mut() = [proto, plain]
+                    .into_iter()
                     .chain(shapes)
                     .map(|o| Persistent::save(&c, o))
                     .collect();
