@@ -52,6 +52,10 @@ fn edit_mode_says_which_of_the_four_verdicts_a_typed_puzzle_gets() {
     assert_eq!(v.phase, Phase::Editing);
     assert!(v.cells.iter().all(|c| c.value == 0 && c.editable));
     assert_eq!(v.status, "Edit mode: type the givens");
+    assert_eq!(
+        v.puzzle, "Your puzzle",
+        "the panel is about the grid being typed"
+    );
 
     // Several solutions: an empty grid.
     let v = g.send(events::EDIT_CHECK, Value::Null);
@@ -103,8 +107,14 @@ fn edit_mode_says_which_of_the_four_verdicts_a_typed_puzzle_gets() {
     assert_eq!(digits(&v), grid_digits(&g.givens));
 
     // Unique: the current puzzle, with its grade.
+    let name = v.puzzle.clone();
     let v = g.send(events::EDIT, json!({ "from": "current" }));
     assert_eq!(digits(&v), grid_digits(&g.givens), "starts from the givens");
+    assert_eq!(
+        v.puzzle,
+        format!("Editing “{name}”"),
+        "the heading says which puzzle"
+    );
     let v = g.send(events::EDIT_CHECK, Value::Null);
     assert_eq!(v.status, "A proper puzzle: Easy");
     assert!(

@@ -313,14 +313,25 @@ fn the_window_s_stop_asks_when_there_is_something_to_lose_and_qt_s_stop_does_not
         "the body does not repeat the title: {}",
         v.question
     );
+    // Behind the question the toolbar's button still reads Stop, disabled.
+    assert_eq!(
+        (v.can.start_stop, v.can.start_stop_label.as_str()),
+        (false, "Stop")
+    );
     g.send(events::CANCEL, json!(null));
     assert!(g.active(State::Running));
     g.send(events::END, json!(null));
-    g.send(events::CONFIRM, json!(null));
+    let v = g.send(events::CONFIRM, json!(null));
     assert!(g.active(State::Unsolved));
+    assert_eq!(v.can.start_stop_label, "Start");
     assert_eq!(g.value(r, c), 6, "the grid stays shown");
     // Qt's stop never asks.
-    g.send(events::START, json!(null));
+    let v = g.send(events::START, json!(null));
+    assert!(g.active(State::Confirming), "starting over loses the digit");
+    assert_eq!(
+        v.can.start_stop_label, "Start",
+        "the game behind is stopped"
+    );
     g.send(events::CONFIRM, json!(null));
     g.put(r, c, 6);
     g.send(events::STOP, json!(null));

@@ -365,6 +365,11 @@ fn observe(
         show(&game, &cells, view);
         // The chooser shows the puzzle being played (it snaps back after a cancelled choice).
         if let Some(givens) = *current.borrow() {
+            // In edit mode the view's heading names the draft, not the puzzle: a puzzle the
+            // chooser lacks waits for a view about it to be added under its own name.
+            if lib.index_of(&givens).is_none() && !view.game_info {
+                return;
+            }
             let index = lib.index_of(&givens).unwrap_or_else(|| {
                 let level = view.level.to_lowercase().parse::<Level>().ok();
                 lib.add(

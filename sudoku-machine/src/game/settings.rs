@@ -165,6 +165,13 @@ impl Pending {
         }
     }
 
+    /// Whether the question interrupts a game in progress, as its words say ("Discard the
+    /// game in progress", "Stop this game?", "Show the answer?"): every action but starting a
+    /// stopped game over, leaving edit mode and nothing.
+    pub fn interrupts_game(&self) -> bool {
+        !matches!(self, Pending::None | Pending::Start | Pending::LeaveEdit)
+    }
+
     /// Whether the pending action is [`Pending::Stop`].
     pub fn is_stop(&self) -> bool {
         matches!(self, Pending::Stop)

@@ -302,7 +302,14 @@ pub fn view(
         }
         .into(),
         start_stop: idle || playing,
-        start_stop_label: if playing { "Stop" } else { "Start" }.into(),
+        // Behind a question about the game in progress, the button reads as it did before
+        // (Start only when the question is about starting a stopped game over).
+        start_stop_label: if playing || (phase == Phase::Confirming && pending.interrupts_game()) {
+            "Stop"
+        } else {
+            "Start"
+        }
+        .into(),
         start_stop_event: if playing { "end" } else { "start" }.into(),
         new_game: idle || playing,
         enter_edit: idle || running,
@@ -382,7 +389,10 @@ pub fn view(
         hints_left,
         game_info: !about_draft,
         // In edit mode the panel is about the puzzle being typed: its grade once checked.
-        puzzle: if about_draft {
+        puzzle: if about_draft && draft.start != Grid::default() && draft.start == *givens {
+            // Started from the current puzzle: the heading says which one.
+            format!("Editing “{}”", puzzle.name)
+        } else if about_draft {
             "Your puzzle".into()
         } else {
             puzzle.name.clone()
