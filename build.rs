@@ -16,6 +16,7 @@ fn main() {
     let root = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("run by Cargo"));
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("run by Cargo"));
     println!("cargo:rerun-if-changed=puzzles");
+    link_without_pie();
 
     match bundle(&root.join("puzzles")) {
         Ok(code) => write_if_changed(&out_dir.join("bundled_puzzles.rs"), &code),
@@ -29,6 +30,22 @@ fn main() {
             );
             process::exit(1);
         }
+    }
+}
+
+/// On Linux, links the binary as a position-dependent executable (`-no-pie`).
+///
+/// As a position-independent executable (the default) the 34 MB binary carries about 41,000
+/// relative relocations, which the dynamic loader applies at every start by writing into
+/// `.data.rel.ro` and the GOT: about 160 copy-on-write page faults per process, 56 % of all
+/// its page faults. Resolved at link time instead, a one-puzzle `sudoku solve` starts in
+/// 1.42 ms instead of 1.70 ms (CPU time, `perf stat -r 40`, 2026-12-01) and its page faults
+/// fall from 345 to 182. The cost is that the executable's own image is not placed at a
+/// random address (its libraries, stack and heap still are). The code is still compiled
+/// position-independent, so nothing else changes.
+fn link_without_pie() {
+    if env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux") {
+        println!("cargo:rustc-link-arg-bins=-no-pie");
     }
 }
 

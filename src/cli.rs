@@ -20,7 +20,9 @@
 //! Input files hold 81-character lines (`.` or `0` for an empty cell; anything after `:` or `|`
 //! is ignored, `#` starts a comment) or one grid in Qt's `.data` form (9 lines of 9
 //! comma-separated digits). `-` reads standard input. Lines are read as bytes: a line that is
-//! not UTF-8 text is a bad line like any other.
+//! not UTF-8 text is a bad line like any other. An input is read 32 KB at a time and its
+//! answers are printed a block of puzzles at a time, so output starts before a long input
+//! has been read to its end.
 //!
 //! `-j N` (`--jobs`) answers on N threads (default: every core); the output keeps the input's
 //! order whatever N is, and `-j 1` runs on the calling thread alone.
@@ -28,9 +30,9 @@
 //! Exit status: 0 when every input line was read (an unsolvable or invalid puzzle is an answer,
 //! not an error); 1 when a line could not be read as a puzzle (it is reported on standard error
 //! as `FILE:LINE: reason` and the other lines are still processed), an input held no puzzle, a
-//! file could not be opened, `generate` could not reach the level (the closest puzzle is still
-//! printed), or `hint` was given an improper puzzle or a position that changes its givens; 2 for
-//! a usage error.
+//! file could not be opened or read, `generate` could not reach the level (the closest puzzle
+//! is still printed), or `hint` was given an improper puzzle or a position that changes its
+//! givens; 2 for a usage error.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -47,7 +49,7 @@ use sudoku_machine::engine::{
 use sudoku_machine::puzzle;
 
 mod input;
-use input::{loose_line, loose_qt, read_items, read_source, Item};
+use input::{loose_line, loose_qt, open_source, read_items, stream_items, Item};
 
 /// The command line: no subcommand opens the game.
 #[derive(Debug, Parser)]
@@ -148,6 +150,11 @@ pub enum Command {
 /// How many puzzles are read before they are answered and printed together: one `write` per
 /// block, and on several threads one hand-out of work per block.
 const BLOCK: usize = 4096;
+
+/// [`BLOCK`] on one thread (`-j 1`), where a block needs only be long enough that a `write`
+/// carries many answers: the block and its text (about 40 KB) are reused from the heap
+/// instead of being faulted in page by page (4,096 puzzles took about 700 KB).
+const SERIAL_BLOCK: usize = 256;
 
 /// The most puzzles one thread takes at a time when answering a block on several threads
 /// (fewer when the block is small, so that a few slow puzzles, as `grade` has, still spread
@@ -284,11 +291,12 @@ fn for_each_puzzle(
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut status = 0;
-    let mut block = Vec::with_capacity(BLOCK);
+    let block_len = if pool.is_some() { BLOCK } else { SERIAL_BLOCK };
+    let mut block = Vec::with_capacity(block_len);
     let mut text = Vec::new();
     for file in files {
-        let (label, bytes) = match read_source(file) {
-            Ok(read) => read,
+        let (label, mut reader) = match open_source(file) {
+            Ok(opened) => opened,
             Err(e) => {
                 let _ = out.flush();
                 eprintln!("{file}: {e}");
@@ -298,7 +306,7 @@ fn for_each_puzzle(
         };
         let mut puzzles = 0usize;
         let mut closed = false;
-        read_items(&bytes, |item| {
+        let read = stream_items(&mut reader, |item| {
             if closed {
                 return;
             }
@@ -313,7 +321,7 @@ fn for_each_puzzle(
                 }
                 item => {
                     block.push(item);
-                    if block.len() == BLOCK {
+                    if block.len() == block_len {
                         closed =
                             print_block(&mut block, pool, &answer, &mut text, &mut out).is_err();
                     }
@@ -324,7 +332,11 @@ fn for_each_puzzle(
             // A closed pipe (`| head`): stop quietly.
             return status;
         }
-        if puzzles == 0 {
+        if let Err(e) = read {
+            let _ = out.flush();
+            eprintln!("{label}: {e}");
+            status = 1;
+        } else if puzzles == 0 {
             let _ = out.flush();
             eprintln!(
                 "{label}: no puzzles: the input is empty or holds only blank lines and comments"
@@ -445,43 +457,58 @@ fn generate_cmd(
     status
 }
 
-/// `solve --trace`: each puzzle's search steps (after the givens are set up), one per line;
-/// after `solved`, a last line says when the puzzle has other solutions.
+/// `solve --trace`: each puzzle's search steps (after the givens are set up), one per line,
+/// a blank line between puzzles; after `solved`, a last line says when the puzzle has other
+/// solutions. An argument is a file of puzzles (every puzzle in it is traced), `-` for
+/// standard input, or a puzzle written out; clashing givens are answered `invalid: ...` as
+/// `solve` answers them, and bad lines are reported as `solve` reports them.
 fn trace_cmd(args: &[String]) -> i32 {
+    let traced = std::sync::atomic::AtomicBool::new(false);
+    let answer = |grid: &Grid, out: &mut Vec<u8>| {
+        if traced.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            out.push(b'\n');
+        }
+        let found = clashes(grid);
+        if !found.is_empty() {
+            let _ = writeln!(out, "{}", ImproperPuzzle::Invalid(found));
+            return;
+        }
+        let lines = sudoku_machine::game::trace_lines(grid);
+        for line in &lines {
+            let _ = writeln!(out, "{line}");
+        }
+        // As the window says after the same steps.
+        if lines.last().is_some_and(|l| l == "solved")
+            && matches!(classify(grid), Classification::Multiple)
+        {
+            let _ = writeln!(
+                out,
+                "not unique: this is one solution, the puzzle has others"
+            );
+        }
+    };
     let mut status = 0;
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    for (i, arg) in args.iter().enumerate() {
+    for arg in args {
+        let path = Path::new(arg);
+        if arg == "-" || path.exists() {
+            status = status.max(for_each_puzzle(std::slice::from_ref(arg), None, &answer));
+            continue;
+        }
         match read_grid(arg) {
             Ok(grid) => {
-                if i > 0 {
-                    let _ = writeln!(out);
-                }
-                let lines = sudoku_machine::game::trace_lines(&grid);
-                for line in &lines {
-                    let _ = writeln!(out, "{line}");
-                }
-                // As the window says after the same steps.
-                if lines.last().is_some_and(|l| l == "solved")
-                    && matches!(
-                        sudoku_machine::engine::classify(&grid),
-                        sudoku_machine::engine::Classification::Multiple
-                    )
-                {
-                    let _ = writeln!(
-                        out,
-                        "not unique: this is one solution, the puzzle has others"
-                    );
+                let mut text = Vec::new();
+                answer(&grid, &mut text);
+                let mut out = io::stdout().lock();
+                if out.write_all(&text).and_then(|()| out.flush()).is_err() {
+                    return status;
                 }
             }
             Err(e) => {
-                let _ = out.flush();
                 eprintln!("{e}");
                 status = 1;
             }
         }
     }
-    let _ = out.flush();
     status
 }
 

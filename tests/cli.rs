@@ -305,6 +305,41 @@ fn a_file_that_is_not_utf8_is_read_line_by_line() {
 }
 
 #[test]
+fn a_file_longer_than_a_read_is_answered_in_order() {
+    // The command reads 32 KB at a time: lines cross the pieces' edges, a comment is longer
+    // than a piece, and the line numbers of bad lines count on across pieces.
+    let mut input = format!("#{}\n", "x".repeat(40_000));
+    let mut expected = String::new();
+    for k in 0..1_000 {
+        let (line, answer) = if k % 3 == 0 {
+            (NONE, "none")
+        } else {
+            (QT_LINE, QT_SOLUTION)
+        };
+        input.push_str(&format!("{line}\n"));
+        expected.push_str(&format!("{answer}\n"));
+    }
+    input.push_str("12345");
+    let file = temp_file("long.txt", &input);
+    let path = file.to_str().unwrap();
+    let out = sudoku(&["solve", "-j", "1", path], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), expected);
+    assert_eq!(
+        text(&out.stderr),
+        format!("{path}:1002: expected 81 cells (digits, `.` for empty), found 5\n")
+    );
+    // The same from stdin, on several threads.
+    let out = sudoku(&["solve", "-j", "2", "-"], Some(&input));
+    assert_eq!(text(&out.stdout), expected);
+    // A Qt grid after a comment longer than a piece is still one grid.
+    let qt = temp_file("long.data", &format!("#{}\n{QT_DATA}", "y".repeat(40_000)));
+    let out = sudoku(&["solve", qt.to_str().unwrap()], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{QT_SOLUTION}\n"));
+}
+
+#[test]
 fn a_directory_is_named_as_one() {
     let dir = std::env::temp_dir();
     let d = dir.to_str().unwrap();
@@ -490,5 +525,35 @@ fn solve_trace_says_where_a_position_fails_and_when_a_puzzle_is_not_unique() {
             "solved",
             "not unique: this is one solution, the puzzle has others"
         ]
+    );
+}
+
+#[test]
+fn solve_trace_traces_every_puzzle_of_a_file_and_of_stdin() {
+    let dead_end =
+        "25..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4";
+    let clash = format!("11{}", ".".repeat(79));
+    let file = temp_file(
+        "trace-two.txt",
+        &format!("{dead_end}\n# a comment\nnot a puzzle\n{clash}\n"),
+    );
+    let out = sudoku(&["solve", "--trace", file.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1), "a bad line is an error");
+    assert_eq!(
+        text(&out.stdout),
+        "dead end r1c3 (no candidate left)\nfailed\n\n\
+         invalid: 1 twice in row 1 (r1c1 and r1c2); 1 twice in box 1 (r1c1 and r1c2)\n"
+    );
+    assert!(
+        text(&out.stderr).contains("trace-two.txt:3: "),
+        "{}",
+        text(&out.stderr)
+    );
+    // `-` is standard input, as for `solve`.
+    let out = sudoku(&["solve", "--trace", "-"], Some(&format!("{dead_end}\n")));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "dead end r1c3 (no candidate left)\nfailed\n"
     );
 }

@@ -1,5 +1,6 @@
 //! Property tests of the solver: whatever the givens, `solve` returns a valid completion
-//! exactly when `count_solutions` finds one, and `classify` agrees with both.
+//! exactly when `count_solutions` finds one, and `classify` agrees with both; and the counts
+//! and the solution of a unique puzzle are those of a plain reference solver (`Reference`).
 
 use proptest::prelude::*;
 use sudoku_machine::datamodel::{is_solved, Grid};
@@ -22,6 +23,107 @@ fn carve(perm: &[u8], keep: &[bool]) -> Grid {
             }
         })
     }))
+}
+
+/// A plain reference solver sharing nothing with the engine's: cell-by-cell backtracking
+/// over 9-bit candidate sets of rows, columns and boxes, on the empty cell with the fewest
+/// candidates (the first such in reading order), counting solutions up to a limit.
+struct Reference {
+    cells: [u8; 81],
+    rows: [u16; 9],
+    columns: [u16; 9],
+    boxes: [u16; 9],
+    count: usize,
+    limit: usize,
+    first: Option<[u8; 81]>,
+}
+
+impl Reference {
+    /// `(min(solutions, limit), the first solution found)`; 0 for clashing givens or values
+    /// above 9.
+    fn count(givens: &Grid, limit: usize) -> (usize, Option<[u8; 81]>) {
+        let mut r = Reference {
+            cells: [0; 81],
+            rows: [0; 9],
+            columns: [0; 9],
+            boxes: [0; 9],
+            count: 0,
+            limit,
+            first: None,
+        };
+        for (i, &v) in givens.0.iter().flatten().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            if v > 9 || r.candidates(i) & (1 << (v - 1)) == 0 {
+                return (0, None);
+            }
+            r.set(i, v);
+        }
+        r.search();
+        (r.count, r.first)
+    }
+
+    fn houses(i: usize) -> (usize, usize, usize) {
+        (i / 9, i % 9, i / 27 * 3 + i % 9 / 3)
+    }
+
+    fn candidates(&self, i: usize) -> u16 {
+        let (r, c, b) = Self::houses(i);
+        !(self.rows[r] | self.columns[c] | self.boxes[b]) & 0x1ff
+    }
+
+    fn set(&mut self, i: usize, v: u8) {
+        let (r, c, b) = Self::houses(i);
+        let bit = 1 << (v - 1);
+        self.rows[r] ^= bit;
+        self.columns[c] ^= bit;
+        self.boxes[b] ^= bit;
+        self.cells[i] = v;
+    }
+
+    fn clear(&mut self, i: usize) {
+        let v = self.cells[i];
+        self.set(i, v);
+        self.cells[i] = 0;
+    }
+
+    fn search(&mut self) {
+        let mut best: Option<(u32, usize)> = None;
+        for i in (0..81).filter(|&i| self.cells[i] == 0) {
+            let n = self.candidates(i).count_ones();
+            if best.map_or(true, |(m, _)| n < m) {
+                best = Some((n, i));
+            }
+        }
+        let Some((_, i)) = best else {
+            self.count += 1;
+            self.first.get_or_insert(self.cells);
+            return;
+        };
+        let mut left = self.candidates(i);
+        while left != 0 && self.count < self.limit {
+            let v = left.trailing_zeros() as u8 + 1;
+            left &= left - 1;
+            self.set(i, v);
+            self.search();
+            self.clear(i);
+        }
+    }
+}
+
+/// Checks `count_solutions` for limits 1 to 3 and the solution of a unique puzzle against
+/// [`Reference`].
+fn check_reference(givens: &Grid) -> Result<(), TestCaseError> {
+    for limit in 1..=3 {
+        let (count, first) = Reference::count(givens, limit);
+        prop_assert_eq!(count_solutions(givens, limit), count, "limit {}", limit);
+        if limit == 2 && count == 1 {
+            let solution = solve(givens).map(|s| *s.0.as_flattened().first_chunk::<81>().unwrap());
+            prop_assert_eq!(solution, first);
+        }
+    }
+    Ok(())
 }
 
 /// Checks the agreement of `solve`, `count_solutions` and `classify` on any grid.
@@ -58,6 +160,7 @@ proptest! {
         let givens = carve(&perm, &keep);
         prop_assert!(count_solutions(&givens, 1) == 1);
         check(&givens)?;
+        check_reference(&givens)?;
     }
 
     /// Random digits in random cells: mostly clashing or unsolvable, sometimes solvable.
@@ -70,6 +173,7 @@ proptest! {
             givens.0[i / 9][i % 9] = d;
         }
         check(&givens)?;
+        check_reference(&givens)?;
     }
 
     /// A solution with a few wrong digits planted: no solution or a clash, never a panic.
@@ -83,5 +187,22 @@ proptest! {
             givens.0[i / 9][i % 9] = d;
         }
         check(&givens)?;
+        check_reference(&givens)?;
+    }
+
+    /// Carved puzzles near the edge of uniqueness (about 25 givens): unique, several
+    /// solutions or, with a changed given, none; the counts and the solution agree with the
+    /// reference solver.
+    #[test]
+    fn sparse_puzzles_agree_with_the_reference(
+        perm in Just((1..=9u8).collect::<Vec<_>>()).prop_shuffle(),
+        keep in prop::collection::vec(prop::bool::weighted(0.3), 81),
+        change in prop::option::of((0..81usize, 1..=9u8)),
+    ) {
+        let mut givens = carve(&perm, &keep);
+        if let Some((i, d)) = change {
+            givens.0[i / 9][i % 9] = d;
+        }
+        check_reference(&givens)?;
     }
 }

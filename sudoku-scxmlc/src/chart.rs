@@ -96,24 +96,25 @@ pub struct DeclaredEvent {
     pub span: Span,
 }
 
-/// A state (or the root, or a history pseudo-state).
+/// A state (or the root, or a history pseudo-state). Its indices take four bytes and its
+/// lists are boxed slices at their length or ranges: a chart may have hundreds of thousands
+/// of states, all alive with the parsed document (docs/scale.md, "Compiler memory").
 #[derive(Debug, Clone)]
 pub struct State {
     /// The `id`, or a generated `__state_N`.
-    pub id: String,
+    pub id: Box<str>,
     /// Whether `id` was generated.
     pub generated_id: bool,
     /// What kind of state.
     pub kind: StateKind,
-    /// Parent index; `None` for the root.
-    pub parent: Option<usize>,
-    /// Children (history included) in document order. (The lists of a state are boxed
-    /// slices, kept at their length: a chart may have hundreds of thousands of states.)
-    pub children: Box<[usize]>,
+    /// Parent index; none for the root.
+    pub parent: Link,
     /// Initial transition (root, compound) or default transition (history).
-    pub initial: Option<usize>,
-    /// Outgoing `<transition>`s in document order.
-    pub transitions: Box<[usize]>,
+    pub initial: Link,
+    /// Outgoing `<transition>`s in document order: consecutive in [`Chart::transitions`].
+    pub transitions: Consecutive,
+    /// Children (history included) in document order.
+    pub children: Box<[usize]>,
     /// One block per `<onentry>`.
     pub onentry: Box<[Block]>,
     /// What few states have, when it has any: `<onexit>`, done data, a comment (boxed
@@ -126,6 +127,71 @@ pub struct State {
     pub line: u32,
     /// The element name's span.
     pub span: Span,
+}
+
+/// An optional index (of a state or a transition) in four bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Link(u32);
+
+impl Link {
+    /// No index.
+    pub const NONE: Link = Link(u32::MAX);
+
+    /// `index`, if any.
+    ///
+    /// # Panics
+    /// For an index of 2^32 - 1 or more (a chart has at most 64 MB).
+    pub fn new(index: Option<usize>) -> Link {
+        index.map_or(Link::NONE, |i| {
+            Link(
+                u32::try_from(i)
+                    .ok()
+                    .filter(|&i| i != u32::MAX)
+                    .expect("an index below 2^32 - 1"),
+            )
+        })
+    }
+
+    /// The index, if any.
+    pub fn get(self) -> Option<usize> {
+        (self != Link::NONE).then_some(self.0 as usize)
+    }
+}
+
+/// Consecutive indices `start..end` (of transitions) in eight bytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Consecutive {
+    start: u32,
+    end: u32,
+}
+
+impl Consecutive {
+    /// `range`.
+    ///
+    /// # Panics
+    /// For indices of 2^32 or more (a chart has at most 64 MB).
+    pub fn new(range: std::ops::Range<usize>) -> Consecutive {
+        let index = |i: usize| u32::try_from(i).expect("an index below 2^32");
+        Consecutive {
+            start: index(range.start),
+            end: index(range.end),
+        }
+    }
+    /// The indices in increasing order.
+    pub fn iter(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+    /// How many.
+    pub fn len(self) -> usize {
+        (self.end - self.start) as usize
+    }
+    /// The first `n`.
+    pub fn first(self, n: usize) -> Consecutive {
+        Consecutive {
+            start: self.start,
+            end: self.start + u32::try_from(n.min(self.len())).unwrap_or(0),
+        }
+    }
 }
 
 /// What few [`State`]s hold.
@@ -154,27 +220,85 @@ impl State {
     }
 }
 
-/// A transition.
+/// A transition. What some have (events, `cond`, content) is boxed apart: a chart may have
+/// hundreds of thousands of initial transitions, which have none of it (docs/scale.md,
+/// "Compiler memory").
 #[derive(Debug, Clone)]
 pub struct Transition {
     /// Source state index.
     pub source: usize,
-    /// Normalized descriptors (`foo.*` → `foo`); empty for eventless.
-    pub events: Box<[String]>,
-    /// The `event` attribute as written.
-    pub event_text: Option<Box<str>>,
-    /// The `cond` (boxed: most transitions have none).
-    pub cond: Option<Box<Cond>>,
     /// Target state indices.
     pub targets: Box<[usize]>,
     /// `type="internal"` (initial transitions count as internal).
     pub internal: bool,
-    /// Executable content (boxed: most transitions have none).
-    pub content: Option<Box<Block>>,
     /// 1-based line.
     pub line: u32,
     /// The element's span.
     pub span: Span,
+    /// Its events, `cond` and content, if it has any.
+    parts: Option<Box<TransitionParts>>,
+}
+
+/// What some [`Transition`]s have.
+#[derive(Debug, Clone, Default)]
+pub struct TransitionParts {
+    /// Normalized descriptors (`foo.*` → `foo`); empty for eventless.
+    pub events: Box<[String]>,
+    /// The `event` attribute as written.
+    pub event_text: Option<Box<str>>,
+    /// The `cond`.
+    pub cond: Option<Cond>,
+    /// Executable content (none when empty).
+    pub content: Option<Block>,
+}
+
+impl Transition {
+    /// A transition from `source` to `targets` with `parts` (boxed only when it has any).
+    pub fn new(
+        source: usize,
+        targets: Box<[usize]>,
+        internal: bool,
+        line: u32,
+        span: Span,
+        parts: TransitionParts,
+    ) -> Transition {
+        let some = !parts.events.is_empty()
+            || parts.event_text.is_some()
+            || parts.cond.is_some()
+            || parts.content.is_some();
+        Transition {
+            source,
+            targets,
+            internal,
+            line,
+            span,
+            parts: some.then(|| Box::new(parts)),
+        }
+    }
+    /// Normalized descriptors (`foo.*` → `foo`); empty for eventless.
+    pub fn events(&self) -> &[String] {
+        self.parts.as_ref().map_or(&[], |p| &p.events)
+    }
+    /// The `event` attribute as written.
+    pub fn event_text(&self) -> Option<&str> {
+        self.parts.as_ref().and_then(|p| p.event_text.as_deref())
+    }
+    /// The `cond`.
+    pub fn cond(&self) -> Option<&Cond> {
+        self.parts.as_ref().and_then(|p| p.cond.as_ref())
+    }
+    /// Executable content.
+    pub fn content(&self) -> Option<&Block> {
+        self.parts.as_ref().and_then(|p| p.content.as_ref())
+    }
+    /// Takes the `cond` out (the planner moves it into its tables).
+    pub fn take_cond(&mut self) -> Option<Cond> {
+        self.parts.as_mut().and_then(|p| p.cond.take())
+    }
+    /// Takes the content out (the planner moves it into its tables).
+    pub fn take_content(&mut self) -> Option<Block> {
+        self.parts.as_mut().and_then(|p| p.content.take())
+    }
 }
 
 /// A block of executable content.
@@ -533,8 +657,8 @@ mod tests {
     #[cfg(target_pointer_width = "64")]
     fn records_stay_small() {
         use std::mem::size_of;
-        assert_eq!(size_of::<State>(), 144);
-        assert_eq!(size_of::<Transition>(), 88);
+        assert_eq!(size_of::<State>(), 104);
+        assert_eq!(size_of::<Transition>(), 48);
         assert_eq!(size_of::<Block>(), 48);
     }
 }

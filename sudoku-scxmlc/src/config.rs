@@ -274,14 +274,8 @@ impl Config {
             )])
         })?;
         let document = parse::parse(src.text()).map_err(fail)?;
-        let (chart, diagnostics) = validate::validate(
-            &document,
-            &src,
-            path.parent(),
-            &self.invocable,
-            self.names(),
-        );
-        drop(document);
+        let (chart, diagnostics) =
+            validate::validate(document, &src, path.parent(), &self.invocable, self.names());
         let Some(chart) = chart else {
             return Err(fail(diagnostics));
         };
@@ -360,14 +354,8 @@ impl Config {
     ) -> Result<Vec<String>, Error> {
         let src = SourceFile::new(path, text);
         let document = parse::parse(src.text()).map_err(|d| Error::chart(&src, d))?;
-        let (chart, diagnostics) = validate::validate(
-            &document,
-            &src,
-            path.parent(),
-            &self.invocable,
-            self.names(),
-        );
-        drop(document);
+        let (chart, diagnostics) =
+            validate::validate(document, &src, path.parent(), &self.invocable, self.names());
         match chart {
             Some(chart) => Ok(render_warnings(&src, &diagnostics, chart.omitted_warnings)),
             None => Err(Error::chart(&src, diagnostics)),
@@ -412,7 +400,7 @@ pub(crate) fn plan_for_tests(text: &str) -> plan::Plan {
     let path = Path::new("test.scxml");
     let document = parse::parse(text.trim_start_matches('\u{FEFF}')).expect("the chart parses");
     let (chart, diagnostics) = validate::validate(
-        &document,
+        document,
         &SourceFile::new(path, text),
         None,
         &[],
@@ -456,7 +444,7 @@ pub fn dot(path: &Path, text: &str) -> Result<String, Error> {
     let src = SourceFile::new(path, text);
     let fail = |diagnostics| Error::chart(&src, diagnostics);
     let document = parse::parse(src.text()).map_err(fail)?;
-    match validate::validate(&document, &src, path.parent(), &[], Default::default()) {
+    match validate::validate(document, &src, path.parent(), &[], Default::default()) {
         (Some(chart), _) => Ok(crate::dot::dot(&chart)),
         (None, diagnostics) => Err(fail(diagnostics)),
     }

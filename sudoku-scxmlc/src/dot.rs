@@ -17,15 +17,16 @@ pub fn dot(chart: &Chart) -> String {
         let src = &chart.states[t.source];
         let initial = src
             .initial
+            .get()
             .is_some_and(|i| std::ptr::eq(&chart.transitions[i], t));
         let from = if initial && !src.kind.is_history() {
             format!("init_{}", t.source)
         } else {
             node_id(chart, t.source)
         };
-        let mut label = t.event_text.as_deref().unwrap_or_default().to_owned();
-        if let Some(c) = &t.cond {
-            let c = match &**c {
+        let mut label = t.event_text().unwrap_or_default().to_owned();
+        if let Some(c) = t.cond() {
+            let c = match c {
                 Cond::In(s) => format!("In({})", chart.states[*s].id),
                 Cond::Rust(code) => code.text.clone(),
             };
@@ -122,7 +123,7 @@ fn state(chart: &Chart, s: usize, depth: usize, out: &mut String) {
                 let _ = writeln!(out, "{pad}  label={label}; style=\"{style}\";");
             }
             let _ = writeln!(out, "{pad}  anchor_{s} [shape=point style=invis];");
-            if st.initial.is_some() {
+            if st.initial.get().is_some() {
                 let _ = writeln!(out, "{pad}  init_{s} [shape=point width=0.12 label=\"\"];");
             }
             for &c in &st.children {

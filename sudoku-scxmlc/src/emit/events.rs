@@ -66,7 +66,7 @@ impl Emitter<'_> {
         let tr = self.plan.chart.transitions.get(t)?;
         let mut ty: Option<String> = None;
         let mut arms = Vec::new();
-        for name in &tr.events {
+        for name in tr.events() {
             let (variant, payload) = self.event_of(name)?;
             let this = self.payload_type(&variant, payload)?;
             let text = this.to_string();

@@ -183,11 +183,8 @@ impl Emitter<'_> {
             self.file,
             block.line
         );
-        self.event_scope = self
-            .plan
-            .transition_block
-            .iter()
-            .position(|&b| b == Some(index));
+        self.event_scope = (0..self.plan.chart.transitions.len())
+            .position(|t| self.plan.transition_block(t) == Some(index));
         let body = self.exec_list(&block.body);
         self.event_scope = None;
         // Literals are interpolated (see `condition_fn`), tuple indices too.

@@ -81,7 +81,7 @@ impl Emitter<'_> {
             && !chart.states.iter().any(|s| {
                 s.transitions
                     .iter()
-                    .any(|&t| chart.transitions[t].events.is_empty())
+                    .any(|t| chart.transitions[t].events().is_empty())
             })
     }
 
@@ -92,7 +92,8 @@ impl Emitter<'_> {
         candidates.iter().any(|c| {
             c.cond.is_some_and(|k| self.reads_event.cond(k))
                 || if plan.chart.transitions[c.transition].targets.is_empty() {
-                    plan.transition_block[c.transition].is_some_and(|b| self.reads_event.block(b))
+                    plan.transition_block(c.transition)
+                        .is_some_and(|b| self.reads_event.block(b))
                 } else {
                     // The interpreter's microstep runs `<onexit>`, `<onentry>`, initial
                     // and history content, `<donedata>` and late `<data>`.
@@ -113,7 +114,7 @@ impl Emitter<'_> {
         let comment = self.transition_comment(c.transition);
         let run = match (
             tr.targets.is_empty(),
-            plan.transition_block[c.transition],
+            plan.transition_block(c.transition),
             transit,
         ) {
             (true, Some(b), _) => {

@@ -35,7 +35,7 @@ fn event_names(plan: &Plan) -> Vec<&str> {
         plan.chart
             .transitions
             .iter()
-            .flat_map(|t| t.events.iter().map(String::as_str)),
+            .flat_map(|t| t.events().iter().map(String::as_str)),
     )
 }
 
@@ -119,7 +119,7 @@ pub(crate) struct Emitter<'a> {
 /// The chart (its name) with the most states among a planned chart and the charts it
 /// invokes, and that count (history states not counted); `None` for no states at all.
 pub fn largest_state_count(plan: &Plan) -> Option<(String, usize)> {
-    let own = plan.variants.iter().flatten().count();
+    let own = plan.named_states();
     let mut best = (own > 0).then(|| (plan.type_name.clone(), own));
     for child in &plan.children {
         if let Some((name, n)) = largest_state_count(child) {
@@ -188,7 +188,7 @@ fn emit_chart(
         p: print::Placeholders::new(plan.chart.source_hash),
         // A chart without states (Qt Creator's template) gets the newtype too: Rust has no
         // `#[repr(u32)]` for an enum without variants.
-        state_newtype: newtype || plan.variants.iter().flatten().count() == 0,
+        state_newtype: newtype || plan.named_states() == 0,
         event_scope: None,
         snippets: std::cell::Cell::new(0),
         transits: std::collections::HashMap::new(),
@@ -500,9 +500,9 @@ impl Emitter<'_> {
                 row.descendants_end,
                 table_list(row.children),
                 table_option(row.initial),
-                table_list(row.transitions),
-                table_list(row.onentry),
-                table_list(row.onexit),
+                table_range(row.transitions),
+                table_range(row.onentry),
+                table_range(row.onexit),
                 table_option(row.donedata),
                 table_list(&row.history),
                 row.line,
@@ -513,7 +513,7 @@ impl Emitter<'_> {
         let n_states = num(plan.chart.states.len());
         let state_of = self
             .p
-            .made_table(plan.variants.len(), |i| match &plan.variants[i] {
+            .made_table(plan.chart.states.len(), |i| match plan.variant(i) {
                 Some(v) => format!("__O::Some(State::{v}),"),
                 None => "__O::None,".to_owned(),
             });
@@ -534,12 +534,12 @@ impl Emitter<'_> {
                 Domain::Static(d) => format!("__D::Static({d})"),
             };
             let src_state = &plan.chart.states[t.source];
-            let what = if src_state.initial == Some(i) && !src_state.kind.is_history() {
+            let what = if src_state.initial.get() == Some(i) && !src_state.kind.is_history() {
                 "initial transition".to_owned()
             } else if src_state.kind.is_history() {
                 "default transition".to_owned()
             } else {
-                match &t.event_text {
+                match t.event_text() {
                     Some(e) => format!("<transition event={e:?}>"),
                     None => "eventless <transition>".to_owned(),
                 }
@@ -547,7 +547,7 @@ impl Emitter<'_> {
             let target_ids: Vec<&str> = t
                 .targets
                 .iter()
-                .map(|&s| plan.chart.states[s].id.as_str())
+                .map(|&s| &*plan.chart.states[s].id)
                 .collect();
             let to = if target_ids.is_empty() {
                 String::new()
@@ -773,6 +773,11 @@ fn table_list(v: &[usize]) -> String {
     }
     let v: Vec<String> = v.iter().map(ToString::to_string).collect();
     format!("&[{}]", v.join(", "))
+}
+
+/// Consecutive indices in a table row, as [`table_list`] writes them.
+fn table_range(v: std::ops::Range<usize>) -> String {
+    table_list(&v.collect::<Vec<_>>())
 }
 
 /// An optional index in a table row: `None` is the typed constant `__NONE`.

@@ -73,9 +73,9 @@ pub(super) fn quiet_steps(plan: &Plan) -> Option<Vec<QuietStep>> {
             index(r.descendants_end)?,
             list(r.children)?,
             r.initial.map(index).unwrap_or(None),
-            list(r.transitions)?,
-            list(r.onentry)?,
-            list(r.onexit)?,
+            list(&r.transitions.collect::<Vec<_>>())?,
+            list(&r.onentry.collect::<Vec<_>>())?,
+            list(&r.onexit.collect::<Vec<_>>())?,
             r.donedata.map(index).unwrap_or(None),
             list(&r.history)?,
             r.line,
@@ -130,7 +130,7 @@ pub(super) fn quiet_steps(plan: &Plan) -> Option<Vec<QuietStep>> {
     };
     let fast = FastPath::build(&tables)?;
     let n = names.len();
-    let id = |row: usize| -> &str { states.get(row / n).map_or("?", |s| s.id.as_str()) };
+    let id = |row: usize| -> &str { states.get(row / n).map_or("?", |s| &*s.id) };
     Some(
         fast.quiet_cells()
             .iter()

@@ -14,9 +14,9 @@ pub(super) struct StateRow<'p> {
     pub(super) descendants_end: usize,
     pub(super) children: &'p [usize],
     pub(super) initial: Option<usize>,
-    pub(super) transitions: &'p [usize],
-    pub(super) onentry: &'p [usize],
-    pub(super) onexit: &'p [usize],
+    pub(super) transitions: std::ops::Range<usize>,
+    pub(super) onentry: std::ops::Range<usize>,
+    pub(super) onexit: std::ops::Range<usize>,
     pub(super) donedata: Option<usize>,
     /// The state's `<history>` children.
     pub(super) history: Vec<usize>,
@@ -42,14 +42,14 @@ pub(super) fn state(plan: &Plan, i: usize) -> StateRow<'_> {
     StateRow {
         id: &s.id,
         kind: s.kind,
-        parent: s.parent,
-        descendants_end: plan.descendants_end[i],
+        parent: s.parent.get(),
+        descendants_end: plan.descendants_end(i),
         children: &s.children,
-        initial: s.initial,
-        transitions: &s.transitions,
-        onentry: &plan.onentry[i],
-        onexit: &plan.onexit[i],
-        donedata: plan.state_done_data[i],
+        initial: s.initial.get(),
+        transitions: s.transitions.iter(),
+        onentry: plan.onentry(i),
+        onexit: plan.onexit(i),
+        donedata: plan.state_done_data(i),
         history: s
             .children
             .iter()
@@ -65,11 +65,11 @@ pub(super) fn transition(plan: &Plan, i: usize) -> TransitionRow<'_> {
     let t = &plan.chart.transitions[i];
     TransitionRow {
         source: t.source,
-        events: &t.events,
-        cond: plan.transition_cond[i],
+        events: t.events(),
+        cond: plan.transition_cond(i),
         targets: &t.targets,
         internal: t.internal,
-        content: plan.transition_block[i],
+        content: plan.transition_block(i),
         domain: plan.domains[i],
         line: t.line,
     }

@@ -20,8 +20,8 @@ impl Emitter<'_> {
         let pad = "    ".repeat(indent);
         // The named states (history states have no `State`), in document order and sorted
         // by id: four bytes a state, their rows made as they are written.
-        let named: Vec<u32> = (0..plan.variants.len())
-            .filter(|&i| plan.variants[i].is_some())
+        let named: Vec<u32> = (0..plan.chart.states.len())
+            .filter(|&i| plan.variant(i).is_some())
             .map(|i| i as u32)
             .collect();
         let mut by_id = named.clone();
@@ -31,13 +31,13 @@ impl Emitter<'_> {
                 .cmp(&plan.chart.states[b as usize].id)
         });
         let newtype = self.state_newtype;
-        let path = move |i: usize| match &plan.variants[i] {
+        let path = move |i: usize| match plan.variant(i) {
             Some(_) if newtype => format!("State({i})"),
             Some(v) => format!("State::{v}"),
             None => String::new(),
         };
         let n = num(named.len());
-        let n_names = num(plan.variants.len());
+        let n_names = num(plan.chart.states.len());
         if self.state_newtype {
             let newtype_doc = self::doc(&format!(
                 "The states of `{}` in document order (history states excluded): one constant per state, named like the variants an enum `State` would have, over the state's index in the chart's tables.\n\nA newtype rather than an enum ({} states; `Config::state_newtype`): rustc's time for an enum grows with the square of its variant count. A `match` on it needs a `_` arm.",
@@ -90,8 +90,8 @@ impl Emitter<'_> {
             let i = by_id[k] as usize;
             format!("({:?}, {}),", plan.chart.states[i].id, path(i))
         });
-        let names = self.p.made_table(plan.variants.len(), |i| {
-            format!("{:?},", plan.variants[i].as_deref().unwrap_or(""))
+        let names = self.p.made_table(plan.chart.states.len(), |i| {
+            format!("{:?},", plan.variant(i).unwrap_or(""))
         });
         // No private helper for the index: every name but `State`'s public items
         // (`ident::STATE_ITEMS`) may be a state's constant.
@@ -138,7 +138,7 @@ impl Emitter<'_> {
     /// its doc comment, indented by `pad` and one level.
     fn state_declaration(&self, i: usize, pad: &str) -> String {
         let plan = self.plan;
-        let v = plan.variants[i].as_deref().unwrap_or_default();
+        let v = plan.variant(i).unwrap_or_default();
         let s = &plan.chart.states[i];
         let kind = match s.kind {
             StateKind::Parallel => "parallel",

@@ -96,10 +96,10 @@ impl Emitter<'_> {
         let mut out = Vec::new();
         let mut s = Some(leaf);
         while let Some(state) = s {
-            for &t in &chart.states[state].transitions {
+            for t in chart.states[state].transitions.iter() {
                 let tr = &chart.transitions[t];
-                if tr.events.iter().any(|d| descriptor_matches(d, name)) {
-                    let cond = self.plan.transition_cond[t];
+                if tr.events().iter().any(|d| descriptor_matches(d, name)) {
+                    let cond = self.plan.transition_cond(t);
                     out.push(Candidate {
                         transition: t,
                         cond,
@@ -109,7 +109,7 @@ impl Emitter<'_> {
                     }
                 }
             }
-            s = chart.states[state].parent;
+            s = chart.states[state].parent.get();
         }
         out
     }
@@ -121,7 +121,7 @@ impl Emitter<'_> {
         let tr = &plan.chart.transitions[c.transition];
         let t = num(c.transition);
         let comment = self.transition_comment(c.transition);
-        let run = match (tr.targets.is_empty(), plan.transition_block[c.transition]) {
+        let run = match (tr.targets.is_empty(), plan.transition_block(c.transition)) {
             (true, Some(b)) => {
                 let block = format_ident!("block_{b}");
                 let line = num(plan.blocks[b].line);
@@ -146,13 +146,13 @@ impl Emitter<'_> {
         let to: Vec<&str> = tr
             .targets
             .iter()
-            .map(|&s| plan.chart.states[s].id.as_str())
+            .map(|&s| &*plan.chart.states[s].id)
             .collect();
         let what = format!(
             "{}:{}: <transition event=\"{}\"> of `{source}`{}",
             self.file,
             tr.line,
-            tr.event_text.as_deref().unwrap_or(""),
+            tr.event_text().unwrap_or(""),
             if to.is_empty() {
                 String::new()
             } else {

@@ -2,7 +2,7 @@
 //! time: the descendant ranges of states (document order makes them contiguous), transition
 //! domains (SCXML 1.0, Appendix D, `getTransitionDomain`/`findLCCA`) where no target is a
 //! history state, the numbering of conditions, blocks and done data in the emitted tables, and
-//! the Rust names of states and events (chosen by `validate`).
+//! the Rust names of states and events (chosen by `validate`; the states' stay in the chart).
 
 use crate::chart::{Block, Chart, Cond, DatamodelKind, DoneData};
 use crate::runtime::Domain;
@@ -15,36 +15,81 @@ pub struct Plan {
     pub chart: Chart,
     /// Rust type name of the machine (`Sudoku`).
     pub type_name: String,
-    /// Per state: one past its last descendant.
-    pub descendants_end: Vec<usize>,
+    /// Per state: one past its last descendant (four bytes a state: a chart may have
+    /// hundreds of thousands, docs/scale.md "Compiler memory"; so are the other per-state and
+    /// per-transition tables).
+    descendants_end: Vec<u32>,
     /// Per transition: its domain.
     pub domains: Vec<Domain>,
-    /// Per state: the `State` variant, `None` for the root and history states.
-    pub variants: Vec<Option<String>>,
     /// Event constants: (constant name, event name, chart line).
     pub events: Vec<(String, String, u32)>,
     /// Table conditions: (transition index, condition).
     pub conditions: Vec<(usize, Cond)>,
     /// Per transition: its index in [`Plan::conditions`].
-    pub transition_cond: Vec<Option<usize>>,
+    transition_cond: Vec<Option<u32>>,
     /// Table blocks in emission order.
     pub blocks: Vec<Block>,
-    /// Per state: block indices of its `<onentry>` elements.
-    pub onentry: Vec<Box<[usize]>>,
-    /// Per state: block indices of its `<onexit>` elements.
-    pub onexit: Vec<Box<[usize]>>,
+    /// Where the blocks of each state start: state `i`'s `<onentry>` blocks are
+    /// `state_blocks[2i]..state_blocks[2i + 1]`, its `<onexit>` blocks from there to
+    /// `state_blocks[2i + 2]` (they are numbered state by state).
+    state_blocks: Vec<u32>,
     /// Per transition: block index of its content.
-    pub transition_block: Vec<Option<usize>>,
+    transition_block: Vec<Option<u32>>,
     /// Block index of the top-level script.
     pub script_block: Option<usize>,
     /// Done data in emission order: (state index, done data).
     pub done_data: Vec<(usize, DoneData)>,
     /// Per state: index into [`Plan::done_data`].
-    pub state_done_data: Vec<Option<usize>>,
+    state_done_data: Vec<Option<u32>>,
     /// Per `<invoke>`: block index of its `<finalize>`.
     pub invoke_finalize: Vec<Option<usize>>,
     /// Per entry of `chart.children`: the plan of that chart (type name `Invoked`).
     pub children: Vec<Plan>,
+}
+
+impl Plan {
+    /// One past the last descendant of state `i`.
+    pub fn descendants_end(&self, i: usize) -> usize {
+        self.descendants_end[i] as usize
+    }
+    /// State `i`'s `State` variant (chosen by `validate`), `None` for the root and history
+    /// states.
+    pub fn variant(&self, i: usize) -> Option<&str> {
+        self.chart.states[i].rust_name.as_deref()
+    }
+    /// How many states have a `State` variant.
+    pub fn named_states(&self) -> usize {
+        self.chart
+            .states
+            .iter()
+            .filter(|s| s.rust_name.is_some())
+            .count()
+    }
+    /// Transition `t`'s index in [`Plan::conditions`].
+    pub fn transition_cond(&self, t: usize) -> Option<usize> {
+        self.transition_cond[t].map(|c| c as usize)
+    }
+    /// Transition `t`'s block of content.
+    pub fn transition_block(&self, t: usize) -> Option<usize> {
+        self.transition_block[t].map(|b| b as usize)
+    }
+    /// The blocks of state `i`'s `<onentry>` elements.
+    pub fn onentry(&self, i: usize) -> std::ops::Range<usize> {
+        self.state_blocks[2 * i] as usize..self.state_blocks[2 * i + 1] as usize
+    }
+    /// The blocks of state `i`'s `<onexit>` elements.
+    pub fn onexit(&self, i: usize) -> std::ops::Range<usize> {
+        self.state_blocks[2 * i + 1] as usize..self.state_blocks[2 * i + 2] as usize
+    }
+    /// State `i`'s index into [`Plan::done_data`].
+    pub fn state_done_data(&self, i: usize) -> Option<usize> {
+        self.state_done_data[i].map(|d| d as usize)
+    }
+}
+
+/// `i` in four bytes (a chart has at most 64 MB, so fewer than 2^32 of anything).
+fn index32(i: usize) -> u32 {
+    u32::try_from(i).expect("a chart has fewer than 2^32 states, transitions and blocks")
 }
 
 /// Plans a valid chart. Planning finds no user errors: `validate` reported them all.
@@ -63,9 +108,9 @@ pub fn plan(mut chart: Chart) -> Plan {
         descendants_end[i] = chart.states[i]
             .children
             .last()
-            .map_or(i + 1, |&last| descendants_end[last]);
+            .map_or(index32(i + 1), |&last| descendants_end[last]);
     }
-    let is_descendant = |s: usize, a: usize| s > a && s < descendants_end[a];
+    let is_descendant = |s: usize, a: usize| s > a && s < descendants_end[a] as usize;
 
     let domains = chart
         .transitions
@@ -86,25 +131,19 @@ pub fn plan(mut chart: Chart) -> Plan {
             }
             // findLCCA([source] + targets): the nearest proper ancestor of the source that is
             // compound (or the root) and contains every target.
-            let mut anc = chart.states[t.source].parent;
+            let mut anc = chart.states[t.source].parent.get();
             while let Some(a) = anc {
                 if chart.states[a].kind.is_compound()
                     && t.targets.iter().all(|&s| is_descendant(s, a))
                 {
                     return Domain::Static(a as u32);
                 }
-                anc = chart.states[a].parent;
+                anc = chart.states[a].parent.get();
             }
             Domain::Static(0)
         })
         .collect();
 
-    // Names (chosen by `validate`, which reports every problem with them), moved here.
-    let variants = chart
-        .states
-        .iter_mut()
-        .map(|s| s.rust_name.take().map(String::from))
-        .collect();
     let events = chart
         .event_consts
         .iter()
@@ -121,40 +160,33 @@ pub fn plan(mut chart: Chart) -> Plan {
     let mut blocks = Vec::new();
     let mut transition_block = Vec::with_capacity(chart.transitions.len());
     for (i, t) in chart.transitions.iter_mut().enumerate() {
-        transition_cond.push(t.cond.take().map(|c| {
-            conditions.push((i, *c));
-            conditions.len() - 1
+        transition_cond.push(t.take_cond().map(|c| {
+            conditions.push((i, c));
+            index32(conditions.len() - 1)
         }));
-        transition_block.push(t.content.take().map(|b| {
-            blocks.push(*b);
-            blocks.len() - 1
+        transition_block.push(t.take_content().map(|b| {
+            blocks.push(b);
+            index32(blocks.len() - 1)
         }));
     }
-    let mut onentry = Vec::with_capacity(n);
-    let mut onexit = Vec::with_capacity(n);
+    let mut state_blocks = Vec::with_capacity(2 * n + 1);
     let mut done_data = Vec::new();
     let mut state_done_data = Vec::with_capacity(n);
     for (i, s) in chart.states.iter_mut().enumerate() {
-        let mut push_all = |list: Box<[Block]>| {
-            list.into_vec()
-                .into_iter()
-                .map(|b| {
-                    blocks.push(b);
-                    blocks.len() - 1
-                })
-                .collect::<Box<[_]>>()
-        };
         let (exit, dd) = match s.extras.as_deref_mut() {
             Some(x) => (std::mem::take(&mut x.onexit), x.donedata.take()),
             None => (Box::default(), None),
         };
-        onentry.push(push_all(std::mem::take(&mut s.onentry)));
-        onexit.push(push_all(exit));
+        state_blocks.push(index32(blocks.len()));
+        blocks.extend(std::mem::take(&mut s.onentry).into_vec());
+        state_blocks.push(index32(blocks.len()));
+        blocks.extend(exit.into_vec());
         state_done_data.push(dd.map(|d| {
             done_data.push((i, *d));
-            done_data.len() - 1
+            index32(done_data.len() - 1)
         }));
     }
+    state_blocks.push(index32(blocks.len()));
     let script_block = chart.script.take().map(|b| {
         blocks.push(b);
         blocks.len() - 1
@@ -175,13 +207,11 @@ pub fn plan(mut chart: Chart) -> Plan {
         type_name,
         descendants_end,
         domains,
-        variants,
         events,
         conditions,
         transition_cond,
         blocks,
-        onentry,
-        onexit,
+        state_blocks,
         transition_block,
         script_block,
         done_data,

@@ -19,12 +19,12 @@ use crate::runtime::StateKind;
 pub fn warnings(chart: &Chart) -> Vec<Diagnostic> {
     let n = chart.states.len();
     let in_parallel = |s: usize| {
-        let mut p = chart.states[s].parent;
+        let mut p = chart.states[s].parent.get();
         while let Some(a) = p {
             if chart.states[a].kind == StateKind::Parallel {
                 return true;
             }
-            p = chart.states[a].parent;
+            p = chart.states[a].parent.get();
         }
         false
     };
@@ -35,13 +35,13 @@ pub fn warnings(chart: &Chart) -> Vec<Diagnostic> {
             let atomic = matches!(state.kind, StateKind::Atomic | StateKind::Final);
             if !atomic
                 || in_parallel(s)
-                || (state.kind == StateKind::Final && state.parent == Some(0))
+                || (state.kind == StateKind::Final && state.parent.get() == Some(0))
             {
                 return None;
             }
             let t = first_eventless(chart, s)?;
             let tr = &chart.transitions[t];
-            if tr.cond.is_some() {
+            if tr.cond().is_some() {
                 return None;
             }
             match &*tr.targets {
@@ -82,14 +82,14 @@ pub fn warnings(chart: &Chart) -> Vec<Diagnostic> {
 fn first_eventless(chart: &Chart, s: usize) -> Option<usize> {
     let mut x = Some(s);
     while let Some(i) = x {
-        if let Some(&t) = chart.states[i]
+        if let Some(t) = chart.states[i]
             .transitions
             .iter()
-            .find(|&&t| chart.transitions[t].events.is_empty())
+            .find(|&t| chart.transitions[t].events().is_empty())
         {
             return Some(t);
         }
-        x = chart.states[i].parent;
+        x = chart.states[i].parent.get();
     }
     None
 }
@@ -102,17 +102,17 @@ fn default_atomic(chart: &Chart, mut s: usize) -> Option<usize> {
         match state.kind {
             StateKind::Atomic | StateKind::Final => return Some(s),
             StateKind::Compound => {
-                let t = state.initial?;
+                let t = state.initial.get()?;
                 match &*chart.transitions[t].targets {
                     [only] if !chart.states[*only].kind.is_history() => {
                         // The initial state may be deeper than a child: its ancestors between
                         // must not be parallel.
-                        let mut p = chart.states[*only].parent;
+                        let mut p = chart.states[*only].parent.get();
                         while let Some(a) = p.filter(|&a| a != s) {
                             if chart.states[a].kind == StateKind::Parallel {
                                 return None;
                             }
-                            p = chart.states[a].parent;
+                            p = chart.states[a].parent.get();
                         }
                         s = *only;
                     }

@@ -25,7 +25,7 @@ impl StateIds {
     /// The index of the state whose id is `id`, among `states`.
     pub(crate) fn get(&self, states: &[State], id: &str) -> Option<usize> {
         self.table
-            .find(self.hasher.hash_one(id), |&i| states[i as usize].id == id)
+            .find(self.hasher.hash_one(id), |&i| &*states[i as usize].id == id)
             .map(|&i| i as usize)
     }
 

@@ -17,10 +17,11 @@ mod names;
 mod payloads;
 mod reachability;
 mod rules;
+mod walk;
 #[cfg(feature = "ecmascript")]
 mod xml_content;
 
-use crate::chart::{Block, Chart, Cond, DatamodelKind, State, Transition};
+use crate::chart::{Block, Chart, Cond, DatamodelKind, State, Transition, TransitionParts};
 use crate::diagnostic::{Diagnostic, Severity, SourceFile, Span, MAX_RENDERED};
 use crate::parse::{Attribute, Comments, Document, Element, RUST_NS, SCXML_NS};
 use crate::runtime::{normalize_descriptor, StateKind};
@@ -28,6 +29,7 @@ pub(crate) use code::is_rust_ident;
 use code::CodeKind;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use walk::{count_states, for_each_state};
 
 /// Validates a parsed chart. `base_dir` resolves `src` attributes; without it they are errors.
 ///
@@ -35,8 +37,10 @@ use std::path::{Path, PathBuf};
 ///
 /// `registry` lists the charts (key, file) that `srcexpr` and `<content expr>` may select at
 /// run time (`Config::invocable`); `names` are the naming options of `Config`.
+/// The document is taken and dropped as soon as the chart is built: the chart's later checks
+/// (and its implicit initial transitions) do without it (docs/scale.md, "Compiler memory").
 pub fn validate(
-    doc: &Document,
+    doc: Document<'_>,
     src: &SourceFile,
     base_dir: Option<&Path>,
     registry: &[(String, PathBuf)],
@@ -49,7 +53,9 @@ pub fn validate(
         verbatim: names.verbatim_state_names,
         type_name: names.type_name,
     };
-    validate_root(&doc.root, &doc.comments, src, base_dir, &nesting)
+    let built = build_root(&doc.root, &doc.comments, src, base_dir, &nesting);
+    drop(doc);
+    finish(built)
 }
 
 /// How `Config` asks for Rust names to be chosen.
@@ -89,6 +95,27 @@ fn validate_root(
     base_dir: Option<&Path>,
     nesting: &Nesting<'_>,
 ) -> (Option<Chart>, Vec<Diagnostic>) {
+    finish(build_root(root, comments, src, base_dir, nesting))
+}
+
+/// A chart as the document's walk leaves it: what [`finish`] completes.
+struct Built {
+    chart: Option<Chart>,
+    diags: Vec<Diagnostic>,
+    /// The compound states (and root) that start in their first child state, in index order
+    /// (`Validator::implicit_initials`).
+    implicit_initials: Vec<u32>,
+}
+
+/// Walks the document of the chart whose `<scxml>` element is `root`: every check that reads
+/// it, and the chart without the implicit initial transitions.
+fn build_root(
+    root: &Element,
+    comments: &Comments<'_>,
+    src: &SourceFile,
+    base_dir: Option<&Path>,
+    nesting: &Nesting<'_>,
+) -> Built {
     let mut v = Validator {
         src,
         comments,
@@ -98,7 +125,7 @@ fn validate_root(
         children: Vec::new(),
         diags: Vec::new(),
         states: Vec::new(),
-        elements: Vec::new(),
+        rs_names: Vec::new(),
         ids: ids::StateIds::default(),
         invalid_id_words: HashSet::new(),
         transitions: Vec::new(),
@@ -109,25 +136,40 @@ fn validate_root(
         included_files: Vec::new(),
         invokes: Vec::new(),
         omitted_warnings: 0,
+        implicit_initials: Vec::new(),
     };
-    let mut chart = v.run(root);
-    let has_error = v
-        .diags
-        .iter()
-        .any(|d| d.severity == crate::diagnostic::Severity::Error);
-    // Warnings only for a chart without errors: they would mostly echo the errors. Past the
-    // ones rendered, they are only counted.
-    if let (Some(chart), false) = (&mut chart, has_error) {
-        let found = v.diags.iter().filter(|d| d.severity == Severity::Warning);
-        let mut warnings = reachability::Warnings::new(MAX_RENDERED.saturating_sub(found.count()));
-        reachability::warnings(chart, &mut warnings);
-        for d in cycles::warnings(chart) {
-            warnings.push(|| d);
-        }
-        v.diags.extend(warnings.kept);
-        chart.omitted_warnings += warnings.omitted;
+    let chart = v.run(root);
+    Built {
+        chart,
+        diags: v.diags,
+        implicit_initials: v.implicit_initials,
     }
-    (if has_error { None } else { chart }, v.diags)
+}
+
+/// Completes a chart built from its document: its implicit initial transitions, then the
+/// checks of the whole chart (warnings only for a chart without errors: they would mostly
+/// echo the errors; past the ones rendered, they are only counted).
+fn finish(built: Built) -> (Option<Chart>, Vec<Diagnostic>) {
+    let Built {
+        chart,
+        mut diags,
+        implicit_initials,
+    } = built;
+    let has_error = diags.iter().any(|d| d.severity == Severity::Error);
+    let Some(mut chart) = chart.filter(|_| !has_error) else {
+        return (None, diags);
+    };
+    initial::add_implicit_initials(&mut chart, &implicit_initials);
+    drop(implicit_initials);
+    let found = diags.iter().filter(|d| d.severity == Severity::Warning);
+    let mut warnings = reachability::Warnings::new(MAX_RENDERED.saturating_sub(found.count()));
+    reachability::warnings(&chart, &mut warnings);
+    for d in cycles::warnings(&chart) {
+        warnings.push(|| d);
+    }
+    diags.extend(warnings.kept);
+    chart.omitted_warnings += warnings.omitted;
+    (Some(chart), diags)
 }
 
 pub(crate) struct Validator<'a> {
@@ -140,7 +182,8 @@ pub(crate) struct Validator<'a> {
     children: Vec<crate::chart::ChildChart>,
     diags: Vec<Diagnostic>,
     states: Vec<State>,
-    elements: Vec<&'a Element<'a>>,
+    /// The states' `rs:name` attributes, by state index in increasing order.
+    rs_names: Vec<(u32, &'a Attribute<'a>)>,
     ids: ids::StateIds,
     /// The words of state ids refused for holding white space.
     invalid_id_words: HashSet<String>,
@@ -153,6 +196,10 @@ pub(crate) struct Validator<'a> {
     invokes: Vec<crate::chart::Invoke>,
     /// Warnings of inline child charts counted but not kept (`Chart::omitted_warnings`).
     omitted_warnings: usize,
+    /// The root and compound states without `initial` or `<initial>`, in index order: their
+    /// initial transition (to the first child state) is made once the document is gone
+    /// (`initial::add_implicit_initials`); a big chart has hundreds of thousands of them.
+    implicit_initials: Vec<u32>,
 }
 
 impl<'a> Validator<'a> {
@@ -232,9 +279,9 @@ impl<'a> Validator<'a> {
 
         // Pass 1: number the states in document order, check ids. The tables are sized
         // first: grown by doubling, they took twice the memory of a big chart's states.
-        let (n_states, n_transitions) = count_states(root);
+        let (n_states, n_transitions, n_implicit) = count_states(root);
+        self.implicit_initials.reserve_exact(n_implicit);
         self.states.reserve_exact(n_states);
-        self.elements.reserve_exact(n_states);
         self.ids.reserve(&self.states, n_states);
         self.transitions.reserve_exact(n_transitions);
         self.collect_state(root, None);
@@ -248,15 +295,15 @@ impl<'a> Validator<'a> {
         // Datamodel: every <datamodel> anywhere, each item with the state that declares it.
         self.collect_data(root, 0);
         // Pass 2: transitions, initial, history, executable content.
-        for index in 0..self.states.len() {
-            self.resolve_state(index);
-        }
+        for_each_state(root, &mut 0, &mut |index, e| self.resolve_state(index, e));
         let script = self.top_level_script(root);
         let declared_events = self.declared_events(root);
+        // Every target and `In(id)` is resolved: the id table goes before the names come.
+        self.ids = ids::StateIds::default();
         self.assign_state_names();
         let event_consts = self.event_consts();
         let event_variants = self.event_variants();
-        let type_name = self.type_name(&name);
+        let type_name = self.type_name(&name, root.attr("name"));
         let mut chart = Chart {
             type_name,
             source_hash: self.src.fingerprint(),
@@ -407,19 +454,19 @@ impl<'a> Validator<'a> {
                 } else {
                     self.ids.insert(&self.states, &a.value, index);
                 }
-                (a.value.to_string(), false)
+                (Box::from(&*a.value), false)
             }
-            None if kind == StateKind::Root => ("__scxml".to_owned(), true),
-            None => (format!("__state_{index}"), true),
+            None if kind == StateKind::Root => ("__scxml".into(), true),
+            None => (format!("__state_{index}").into(), true),
         };
         self.states.push(State {
             id,
             generated_id,
             kind,
-            parent,
+            parent: crate::chart::Link::new(parent),
+            initial: crate::chart::Link::NONE,
+            transitions: crate::chart::Consecutive::default(),
             children: Box::default(),
-            initial: None,
-            transitions: Box::default(),
             onentry: Box::default(),
             extras: self.comments.of(e).map(|c| {
                 Box::new(crate::chart::StateExtras {
@@ -431,7 +478,10 @@ impl<'a> Validator<'a> {
             line: self.line(e.span),
             span: e.span,
         });
-        self.elements.push(e);
+        if let Some(a) = e.attr_ns(RUST_NS, "name") {
+            let index = u32::try_from(index).expect("a chart has fewer than 2^32 states");
+            self.rs_names.push((index, a));
+        }
         if kind != StateKind::Root {
             self.check_element(e);
         }
@@ -483,22 +533,22 @@ impl<'a> Validator<'a> {
             .map(|id| (edit_distance(id, token), id))
             .filter(|(d, id)| *d <= 2.max(id.len() / 3))
             .min()
-            .map(|(_, id)| id.clone())
+            .map(|(_, id)| id.to_string())
     }
 
     fn is_descendant(&self, s: usize, ancestor: usize) -> bool {
-        let mut p = self.states[s].parent;
+        let mut p = self.states[s].parent.get();
         while let Some(x) = p {
             if x == ancestor {
                 return true;
             }
-            p = self.states[x].parent;
+            p = self.states[x].parent.get();
         }
         false
     }
 
-    fn resolve_state(&mut self, index: usize) {
-        let e = self.elements[index];
+    /// Pass 2 for state `index`, whose element is `e`.
+    fn resolve_state(&mut self, index: usize, e: &'a Element) {
         let kind = self.states[index].kind;
         let id = self.states[index].id.clone();
         // `<scxml>` allows none of the children handled here: `check_element` reported them,
@@ -506,7 +556,9 @@ impl<'a> Validator<'a> {
         let children = e
             .elements()
             .filter(|c| c.is_scxml() && kind != StateKind::Root);
-        let (mut transitions, mut onentry, mut onexit) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut onentry, mut onexit) = (Vec::new(), Vec::new());
+        // The state's transitions are made one after the other: consecutive indices.
+        let first_transition = self.transitions.len();
         for child in children {
             match child.name {
                 "transition" if !kind.is_history() => {
@@ -514,9 +566,7 @@ impl<'a> Validator<'a> {
                         self.error(child.span, "a `<final>` state cannot have transitions");
                         continue;
                     }
-                    if let Some(t) = self.transition(child, index) {
-                        transitions.push(t);
-                    }
+                    self.transition(child, index);
                 }
                 "onentry" => {
                     let block = self.block(child, format!("<onentry> of `{id}`"));
@@ -540,7 +590,8 @@ impl<'a> Validator<'a> {
             }
         }
         let state = &mut self.states[index];
-        state.transitions = transitions.into_boxed_slice();
+        state.transitions =
+            crate::chart::Consecutive::new(first_transition..self.transitions.len());
         state.onentry = onentry.into_boxed_slice();
         if !onexit.is_empty() {
             state.extras_mut().onexit = onexit.into_boxed_slice();
@@ -594,7 +645,7 @@ impl<'a> Validator<'a> {
                 events.push(normalized);
             }
         }
-        let cond = t.attr("cond").and_then(|c| self.cond(c)).map(Box::new);
+        let cond = t.attr("cond").and_then(|c| self.cond(c));
         let targets = match t.attr("target") {
             Some(a) => self.resolve_targets(a)?,
             None => Vec::new(),
@@ -614,17 +665,19 @@ impl<'a> Validator<'a> {
         let content = self.block(t, format!("<transition> of `{id}`"));
         let index = self.transitions.len();
         // Lists of one or two grow to four entries; a big chart has many transitions.
-        self.transitions.push(Transition {
+        self.transitions.push(Transition::new(
             source,
-            events: events.into_boxed_slice(),
-            event_text,
-            cond,
-            targets: targets.into_boxed_slice(),
+            targets.into_boxed_slice(),
             internal,
-            content: Some(content).filter(|b| !b.body.is_empty()).map(Box::new),
             line,
-            span: t.span,
-        });
+            t.span,
+            TransitionParts {
+                events: events.into_boxed_slice(),
+                event_text,
+                cond,
+                content: Some(content).filter(|b| !b.body.is_empty()),
+            },
+        ));
         Some(index)
     }
 
@@ -756,30 +809,6 @@ impl<'a> Validator<'a> {
             body,
         })
     }
-}
-
-/// How many states (the root included) and transitions the chart rooted at `root` holds: its
-/// `<transition>`s, and at most one initial or default transition for each state with child
-/// states (the root included) and each history.
-fn count_states(root: &Element) -> (usize, usize) {
-    let (mut states, mut transitions) = (0, 0);
-    let mut work = vec![root];
-    while let Some(e) = work.pop() {
-        states += 1;
-        let mut has_child_states = e.name == "history";
-        for c in e.elements().filter(|c| c.is_scxml()) {
-            match c.name {
-                "state" | "parallel" | "final" | "history" => {
-                    has_child_states = true;
-                    work.push(c);
-                }
-                "transition" => transitions += 1,
-                _ => {}
-            }
-        }
-        transitions += usize::from(has_child_states || std::ptr::eq(e, root));
-    }
-    (states, transitions)
 }
 
 /// `In(id)`, `In('id')` or `In("id")` → `id`.

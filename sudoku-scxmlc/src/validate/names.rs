@@ -11,7 +11,7 @@
 use super::Validator;
 use crate::diagnostic::Diagnostic;
 use crate::ident;
-use crate::parse::RUST_NS;
+use crate::parse::Attribute;
 use crate::runtime::StateKind;
 use std::collections::HashMap;
 
@@ -41,10 +41,8 @@ fn renames<'n>(
     name: impl Fn(usize) -> Option<&'n str>,
     fixed: impl Fn(usize) -> bool,
 ) -> Vec<(usize, String)> {
-    let mut order: Vec<u32> = (0..n)
-        .filter(|&i| name(i).is_some())
-        .map(|i| i as u32)
-        .collect();
+    let mut order: Vec<u32> = Vec::with_capacity(n);
+    order.extend((0..n).filter(|&i| name(i).is_some()).map(|i| i as u32));
     order.sort_unstable_by(|&a, &b| name(a as usize).cmp(&name(b as usize)).then(a.cmp(&b)));
     let wanted = |candidate: &str| {
         order
@@ -116,11 +114,14 @@ impl Validator<'_> {
             }
             let pretty = if self.nesting.verbatim && !s.generated_id && super::is_rust_ident(&s.id)
             {
-                ident::avoid_state_items(s.id.clone())
+                ident::avoid_state_items(s.id.to_string())
             } else {
                 ident::state_variant(&s.id, i, s.generated_id)
             };
-            let explicit = self.elements[i].attr_ns(RUST_NS, "name");
+            let explicit = u32::try_from(i).ok().and_then(|i| {
+                let k = self.rs_names.binary_search_by_key(&i, |r| r.0).ok()?;
+                Some(self.rs_names[k].1)
+            });
             let want = match explicit {
                 None => Wanted::Pretty(pretty),
                 Some(a) if !super::is_rust_ident(&a.value) || a.value.starts_with("__") => {
@@ -199,15 +200,16 @@ impl Validator<'_> {
     }
 
     /// The machine's type name: `Config::type_name`, else `<scxml name>` in `UpperCamelCase`;
-    /// an error when it would be `State`, the chart's state type.
-    pub(super) fn type_name(&mut self, chart_name: &str) -> String {
+    /// an error when it would be `State`, the chart's state type, at `name` (the `<scxml
+    /// name>` attribute) if given.
+    pub(super) fn type_name(&mut self, chart_name: &str, name: Option<&Attribute>) -> String {
         let type_name = self
             .nesting
             .type_name
             .map_or_else(|| ident::type_name(chart_name), str::to_owned);
         if type_name == "State" {
             let span = self.states[0].span;
-            let span = self.elements[0].attr("name").map_or(span, |a| a.span);
+            let span = name.map_or(span, |a| a.span);
             self.diags.push(
                 Diagnostic::error(
                     span,

@@ -92,7 +92,7 @@ fn blocks(chart: &Chart) -> impl Iterator<Item = &[Exec]> {
     let transitions = chart
         .transitions
         .iter()
-        .filter_map(|t| t.content.as_ref().map(|b| b.body.as_slice()));
+        .filter_map(|t| t.content().map(|b| b.body.as_slice()));
     let script = chart.script.iter().map(|b| b.body.as_slice());
     let finalize = chart
         .invokes

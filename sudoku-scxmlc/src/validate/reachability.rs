@@ -62,7 +62,7 @@ fn unreachable_states(chart: &Chart, shadowed: &[bool], out: &mut Warnings) {
                 reached[i] = true;
                 work.push(i);
             }
-            x = chart.states[i].parent;
+            x = chart.states[i].parent.get();
         }
     };
     while let Some(s) = work.pop() {
@@ -76,8 +76,9 @@ fn unreachable_states(chart: &Chart, shadowed: &[bool], out: &mut Warnings) {
         }
         let outgoing = state
             .initial
+            .get()
             .into_iter()
-            .chain(state.transitions.iter().copied());
+            .chain(state.transitions.iter());
         for t in outgoing.filter(|&t| !shadowed[t]) {
             for &target in &chart.transitions[t].targets {
                 reach(target, &mut reached, &mut work);
@@ -86,7 +87,7 @@ fn unreachable_states(chart: &Chart, shadowed: &[bool], out: &mut Warnings) {
         // A history target restores some earlier configuration: its default covers the rest.
         for &c in &state.children {
             if chart.states[c].kind.is_history() && reached[c] {
-                if let Some(t) = chart.states[c].initial {
+                if let Some(t) = chart.states[c].initial.get() {
                     for &target in &chart.transitions[t].targets {
                         reach(target, &mut reached, &mut work);
                     }
@@ -100,7 +101,7 @@ fn unreachable_states(chart: &Chart, shadowed: &[bool], out: &mut Warnings) {
         .enumerate()
         .filter(|&(i, s)| !reached[i] && !s.kind.is_history())
         // Report only the outermost unreachable state of a subtree.
-        .filter(|(_, s)| s.parent.is_none_or(|p| reached[p]));
+        .filter(|(_, s)| s.parent.get().is_none_or(|p| reached[p]));
     for (_, s) in unreachable {
         out.push(|| {
             let what = if s.generated_id {
@@ -121,27 +122,27 @@ fn unreachable_states(chart: &Chart, shadowed: &[bool], out: &mut Warnings) {
 fn shadowed_transitions(chart: &Chart, out: &mut Warnings) -> Vec<bool> {
     let mut shadowed = vec![false; chart.transitions.len()];
     for state in &chart.states {
-        for (k, &t) in state.transitions.iter().enumerate() {
+        for (k, t) in state.transitions.iter().enumerate() {
             let later = &chart.transitions[t];
-            let shadow = state.transitions[..k].iter().find(|&&e| {
+            let shadow = state.transitions.first(k).iter().find(|&e| {
                 let earlier = &chart.transitions[e];
-                if earlier.cond.is_some() {
+                if earlier.cond().is_some() {
                     return false;
                 }
-                if earlier.events.is_empty() {
+                if earlier.events().is_empty() {
                     // An unconditional eventless transition is taken before any event is
                     // looked at, and again and again: nothing after it can fire.
                     return true;
                 }
-                !later.events.is_empty()
-                    && later.events.iter().all(|d| {
+                !later.events().is_empty()
+                    && later.events().iter().all(|d| {
                         earlier
-                            .events
+                            .events()
                             .iter()
                             .any(|e| d != "*" && descriptor_matches(e, d))
                     })
             });
-            if let Some(&e) = shadow {
+            if let Some(e) = shadow {
                 shadowed[t] = true;
                 let line = chart.transitions[e].line;
                 out.push(|| {
