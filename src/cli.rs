@@ -457,43 +457,58 @@ fn generate_cmd(
     status
 }
 
-/// `solve --trace`: each puzzle's search steps (after the givens are set up), one per line;
-/// after `solved`, a last line says when the puzzle has other solutions.
+/// `solve --trace`: each puzzle's search steps (after the givens are set up), one per line,
+/// a blank line between puzzles; after `solved`, a last line says when the puzzle has other
+/// solutions. An argument is a file of puzzles (every puzzle in it is traced), `-` for
+/// standard input, or a puzzle written out; clashing givens are answered `invalid: ...` as
+/// `solve` answers them, and bad lines are reported as `solve` reports them.
 fn trace_cmd(args: &[String]) -> i32 {
+    let traced = std::sync::atomic::AtomicBool::new(false);
+    let answer = |grid: &Grid, out: &mut Vec<u8>| {
+        if traced.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            out.push(b'\n');
+        }
+        let found = clashes(grid);
+        if !found.is_empty() {
+            let _ = writeln!(out, "{}", ImproperPuzzle::Invalid(found));
+            return;
+        }
+        let lines = sudoku_machine::game::trace_lines(grid);
+        for line in &lines {
+            let _ = writeln!(out, "{line}");
+        }
+        // As the window says after the same steps.
+        if lines.last().is_some_and(|l| l == "solved")
+            && matches!(classify(grid), Classification::Multiple)
+        {
+            let _ = writeln!(
+                out,
+                "not unique: this is one solution, the puzzle has others"
+            );
+        }
+    };
     let mut status = 0;
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    for (i, arg) in args.iter().enumerate() {
+    for arg in args {
+        let path = Path::new(arg);
+        if arg == "-" || path.exists() {
+            status = status.max(for_each_puzzle(std::slice::from_ref(arg), None, answer));
+            continue;
+        }
         match read_grid(arg) {
             Ok(grid) => {
-                if i > 0 {
-                    let _ = writeln!(out);
-                }
-                let lines = sudoku_machine::game::trace_lines(&grid);
-                for line in &lines {
-                    let _ = writeln!(out, "{line}");
-                }
-                // As the window says after the same steps.
-                if lines.last().is_some_and(|l| l == "solved")
-                    && matches!(
-                        sudoku_machine::engine::classify(&grid),
-                        sudoku_machine::engine::Classification::Multiple
-                    )
-                {
-                    let _ = writeln!(
-                        out,
-                        "not unique: this is one solution, the puzzle has others"
-                    );
+                let mut text = Vec::new();
+                answer(&grid, &mut text);
+                let mut out = io::stdout().lock();
+                if out.write_all(&text).and_then(|()| out.flush()).is_err() {
+                    return status;
                 }
             }
             Err(e) => {
-                let _ = out.flush();
                 eprintln!("{e}");
                 status = 1;
             }
         }
     }
-    let _ = out.flush();
     status
 }
 

@@ -527,3 +527,33 @@ fn solve_trace_says_where_a_position_fails_and_when_a_puzzle_is_not_unique() {
         ]
     );
 }
+
+#[test]
+fn solve_trace_traces_every_puzzle_of_a_file_and_of_stdin() {
+    let dead_end =
+        "25..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4";
+    let clash = format!("11{}", ".".repeat(79));
+    let file = temp_file(
+        "trace-two.txt",
+        &format!("{dead_end}\n# a comment\nnot a puzzle\n{clash}\n"),
+    );
+    let out = sudoku(&["solve", "--trace", file.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1), "a bad line is an error");
+    assert_eq!(
+        text(&out.stdout),
+        "dead end r1c3 (no candidate left)\nfailed\n\n\
+         invalid: 1 twice in row 1 (r1c1 and r1c2); 1 twice in box 1 (r1c1 and r1c2)\n"
+    );
+    assert!(
+        text(&out.stderr).contains("trace-two.txt:3: "),
+        "{}",
+        text(&out.stderr)
+    );
+    // `-` is standard input, as for `solve`.
+    let out = sudoku(&["solve", "--trace", "-"], Some(&format!("{dead_end}\n")));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "dead end r1c3 (no candidate left)\nfailed\n"
+    );
+}

@@ -429,3 +429,46 @@ fn a_near_empty_grid_is_watched_to_one_of_its_solutions() {
     assert!(g.active(State::Running));
     assert_eq!(digits(&v), grid_digits(&g.givens));
 }
+
+#[test]
+fn edit_mode_undoes_and_redoes_what_was_typed() {
+    let g = Game::new(QT);
+    let v = g.send(events::EDIT, json!({ "from": "blank" }));
+    assert!(!v.can.undo && !v.can.redo, "nothing typed yet");
+    assert!(v.can.erase, "Erase works in edit mode");
+    type_given(&g, 0, 0, 5);
+    type_given(&g, 4, 4, 7);
+    let v = type_given(&g, 4, 4, 8);
+    assert!(v.can.undo && !v.can.redo);
+    assert_eq!((v.cells[0].value, v.cells[40].value), (5, 8));
+
+    // Undo takes back the last change, selecting its cell.
+    let v = g.send(events::UNDO, Value::Null);
+    assert_eq!(v.cells[40].value, 7);
+    assert!(v.can.redo);
+    let v = g.send(events::UNDO, Value::Null);
+    assert_eq!(v.cells[40].value, 0);
+    let v = g.send(events::REDO, Value::Null);
+    assert_eq!(v.cells[40].value, 7);
+    assert!(v.cells[40].selected);
+
+    // After a check, undo goes back to typing: the verdict was about the grid before.
+    g.send(events::EDIT_CHECK, Value::Null);
+    assert!(g.active(State::Reviewed));
+    let v = g.send(events::UNDO, Value::Null);
+    assert!(g.active(State::Drafting));
+    assert_eq!(v.cells[40].value, 0);
+    // Typing empties what can be redone; undoing everything leaves nothing to lose.
+    let v = type_given(&g, 8, 8, 3);
+    assert!(!v.can.redo);
+    g.send(events::UNDO, Value::Null);
+    let v = g.send(events::UNDO, Value::Null);
+    assert!(!v.can.undo);
+    assert!(v.cells.iter().all(|c| c.value == 0));
+    g.send(events::CANCEL, Value::Null);
+    assert!(
+        !g.active(State::Confirming),
+        "the grid is blank again: leaving does not ask"
+    );
+    assert!(g.errors().is_empty(), "{:?}", g.errors());
+}

@@ -493,6 +493,15 @@ fn settings_change_and_nonsense_is_an_error_that_changes_nothing() {
         g.machine.with_data(|d| d.settings.theme),
         sudoku_machine::game::Theme::Dark
     );
+    // The level chooser's choice is kept with the options (Medium at first).
+    let v = g.send(events::SETTINGS, json!({ "level": "easy" }));
+    assert_eq!(v.settings.level, sudoku_machine::engine::Level::Easy);
+    g.send(events::SETTINGS, json!({ "level": "impossible" }));
+    assert_eq!(g.errors().len(), 2);
+    assert_eq!(
+        g.machine.with_data(|d| d.settings.level),
+        sudoku_machine::engine::Level::Easy
+    );
 }
 
 /// A saved game with its datamodel edited by `edit`.

@@ -399,6 +399,17 @@ pub enum LocationRoot {
     Undeclared,
 }
 
+/// The value an `<assign>` stores (SCXML 1.0, 5.4).
+#[derive(Debug, Clone)]
+pub enum AssignValue {
+    /// `expr`, or the element's text evaluated as an expression.
+    Expr(Code),
+    /// Inline XML (ECMAScript datamodel): its markup. The location gets a new DOM document
+    /// each time the `<assign>` runs, as `<data>` with inline XML does (B.2.2).
+    #[cfg_attr(not(feature = "ecmascript"), allow(dead_code))]
+    Xml(String),
+}
+
 /// One element of executable content (SCXML 1.0, section 4).
 #[derive(Debug, Clone)]
 pub enum Exec {
@@ -426,8 +437,8 @@ pub enum Exec {
     Assign {
         /// Where.
         location: Location,
-        /// What (`expr`, or the element's text as an expression).
-        expr: Code,
+        /// What: `expr`, the element's text as an expression, or inline XML.
+        value: AssignValue,
         /// 1-based line.
         line: u32,
         /// 1-based column of the element.

@@ -104,6 +104,44 @@ fn xml_content_is_one_element() {
 }
 
 #[test]
+fn assign_xml_content_is_one_element_without_expr() {
+    let chart = format!(
+        "{HEAD}>\n  <datamodel><data id=\"d\"/></datamodel>\n  <state id=\"s\">\n    <onentry><assign location=\"d\" expr=\"1\"><a/></assign></onentry>\n    <onexit><assign location=\"d\"><a/><b/></assign></onexit>\n  </state>\n</scxml>\n"
+    );
+    let out = errors(&chart);
+    assert!(
+        out.contains("bad.scxml:4:15: error: `<assign>` has both `expr` and content: XML content is the value")
+            && out.contains("bad.scxml:5:14: error: `<assign>` holds 2 elements: XML content is one element (a DOM document)"),
+        "{out}"
+    );
+    let chart = format!(
+        "{HEAD}>\n  <datamodel><data id=\"d\"/></datamodel>\n  <state id=\"s\">\n    <onentry><assign location=\"d\">n <a/></assign></onentry>\n  </state>\n</scxml>\n"
+    );
+    assert!(
+        errors(&chart).contains("bad.scxml:4:35: error: `<assign>` holds XML and text"),
+        "{}",
+        errors(&chart)
+    );
+}
+
+#[test]
+fn assign_xml_content_compiles_to_an_xml_value() {
+    let chart = format!(
+        "{HEAD}>\n  <datamodel><data id=\"d\"/></datamodel>\n  <state id=\"s\">\n    <onentry><assign location=\"d\"><p:x xmlns:p=\"urn:p\" a=\"&lt;\"/></assign></onentry>\n  </state>\n</scxml>\n"
+    );
+    let code = Config::new()
+        .generate(Path::new("xml.scxml"), &chart)
+        .expect("compiles")
+        .code;
+    assert!(
+        code.contains(".assign_json(")
+            && code.contains("ecmascript::dom::xml_value(")
+            && code.contains(r#""<p:x xmlns:p=\"urn:p\" a=\"&lt;\"/>""#),
+        "{code}"
+    );
+}
+
+#[test]
 fn xml_content_compiles_to_an_xml_value() {
     let chart = format!(
         "{HEAD}>\n  <datamodel><data id=\"d\">\n    <books><book title=\"t &amp; u\"/></books>\n  </data></datamodel>\n  <state id=\"s\">\n    <onentry><send event=\"e\"><content><p:x xmlns:p=\"urn:p\"/></content></send></onentry>\n  </state>\n</scxml>\n"

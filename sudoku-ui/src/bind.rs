@@ -422,9 +422,18 @@ fn observe(
     let wk = worker.clone();
     machine.connect_to_event(events::GENERATE_CANCEL, move |_| wk.cancel());
 
-    let lib = library.clone();
+    let (s, lib) = (session.downgrade(), library.clone());
     machine.connect_to_event(events::PUZZLE_CREATED, move |event: &Event| {
         match event.param::<sudoku_machine::game::LoadRequest>("puzzle") {
+            // A typed puzzle the chooser already lists (the current one, unchanged, or one
+            // typed in again) is played under the chooser's name, so the panel and the
+            // chooser agree.
+            Ok(made) if lib.index_of(&made.givens).is_some() => {
+                let listed = lib.index_of(&made.givens).and_then(|i| lib.get(i));
+                if let (Some(listed), Some(s)) = (listed, s.upgrade()) {
+                    load(&s, &listed);
+                }
+            }
             Ok(made) => {
                 lib.add(
                     Puzzle {
@@ -540,7 +549,15 @@ fn bind_callbacks(
     });
 
     let s = session.clone();
-    game.on_new_game(move |level| s.submit(events::GENERATE, json!({ "level": level.as_str() })));
+    game.on_new_game(move |level| {
+        // The level is kept with the options, as if chosen in the level chooser.
+        s.submit(events::SETTINGS, json!({ "level": level.as_str() }));
+        s.submit(events::GENERATE, json!({ "level": level.as_str() }));
+    });
+    let s = session.clone();
+    game.on_level_chosen(move |level| {
+        s.submit(events::SETTINGS, json!({ "level": level.as_str() }))
+    });
 
     let (s, lib) = (session.clone(), library.clone());
     game.on_puzzle_chosen(move |index| {

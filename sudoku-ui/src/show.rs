@@ -3,6 +3,7 @@
 
 use slint::{Model, ModelRc, SharedString, VecModel};
 use sudoku_machine::engine::techniques::Technique;
+use sudoku_machine::engine::Level;
 use sudoku_machine::game::{CheckMode, Phase, Theme, View};
 
 use crate::{CellData, Controls, Entry, Game, SearchData};
@@ -48,6 +49,7 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
     let can = &view.can;
     game.set_can(Controls {
         edit: can.edit,
+        erase: can.erase,
         undo: can.undo,
         redo: can.redo,
         fill: can.fill,
@@ -97,6 +99,8 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
     game.set_puzzle_name(view.puzzle.as_str().into());
     game.set_level(view.level.as_str().into());
     game.set_check_solution(view.settings.check == CheckMode::Solution);
+    let level = Level::ALL.iter().position(|&l| l == view.settings.level);
+    game.set_level_index(level.unwrap_or(1) as i32);
     game.set_theme(
         match view.settings.theme {
             Theme::System => "system",

@@ -79,6 +79,14 @@ fn a_typed_puzzle_gets_each_verdict_in_the_window_then_is_solved_and_played() {
         "Not a valid puzzle: 5 twice in row 1 (r1c1 and r1c9)."
     );
 
+    // Ctrl+Z takes back the 5 of r1c9 (and Ctrl+Y types it again), as in play.
+    assert!(h.enabled("Erase"));
+    h.ctrl("z", false);
+    assert_eq!(h.digit(0, 8), "", "undone");
+    assert_eq!(h.status(), "Edit mode: type the givens", "back to typing");
+    h.ctrl("y", false);
+    assert_eq!(h.digit(0, 8), "5", "redone");
+
     // No solution: Delete r1c9, then 1-8 along row 1 with the arrows and 9 in r2c9.
     h.key(Key::Delete);
     h.click(0, 0);
@@ -156,6 +164,22 @@ fn a_typed_puzzle_gets_each_verdict_in_the_window_then_is_solved_and_played() {
     );
     assert_eq!(board(&h), line(&typed));
     assert_eq!(h.game().get_puzzle_name(), "My puzzle 1");
+
+    // A typed puzzle the chooser lists already (here the current one, unchanged) is played
+    // under the chooser's name: the panel and the chooser agree, and no entry is added.
+    h.game().invoke_edit("current".into());
+    h.press("Check");
+    h.press("Play it");
+    assert_eq!(h.status(), "Playing");
+    assert_eq!(h.game().get_puzzle_name(), "My puzzle 1");
+    assert_eq!(chooser(&h), names, "no new entry");
+    assert_eq!(
+        names[h.game().get_current_puzzle() as usize],
+        names[names
+            .iter()
+            .position(|n| n.starts_with("My puzzle 1"))
+            .unwrap()]
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -367,6 +367,7 @@ fn the_autosave_brings_back_notes_redo_time_and_hints() {
         h.key("9");
         h.ctrl("z", false); // note 9 can be redone
         h.press("Hint");
+        h.game().invoke_level_chosen("easy".into());
         h.wait(7_000);
         assert_eq!(h.clock(), "0:07");
         // The window is dropped without closing: as if the process died.
@@ -393,6 +394,11 @@ fn the_autosave_brings_back_notes_redo_time_and_hints() {
     assert!(h.enabled("Redo"));
     h.press("Redo");
     assert!(h.marks(b.0, b.1).ends_with("notes 89"));
+    assert_eq!(
+        h.game().get_level_index(),
+        0,
+        "the level chooser's Easy is kept"
+    );
     assert!(h.game().get_notice().is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }

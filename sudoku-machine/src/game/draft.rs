@@ -54,6 +54,22 @@ pub struct Draft {
     /// The grid the draft started from (blank, or the current puzzle's givens): what
     /// [`has_changes`](Self::has_changes) compares with.
     pub start: Grid,
+    /// What was typed, oldest first, for [`undo`](Self::undo): each a cell with the digit
+    /// before and after (`0` for empty).
+    pub undo: Vec<DraftEdit>,
+    /// What was undone, most recent last, for [`redo`](Self::redo); typing empties it.
+    pub redo: Vec<DraftEdit>,
+}
+
+/// One change to a draft: `cell` went from `before` to `after` (`0` for empty).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DraftEdit {
+    /// The cell typed in.
+    pub cell: Cell,
+    /// Its digit before.
+    pub before: u8,
+    /// Its digit after.
+    pub after: u8,
 }
 
 /// A digit typed where a peer holds it is allowed while typing (it is drawn red, and the
@@ -63,6 +79,8 @@ impl Draft {
     pub fn start(&mut self, givens: Option<&Grid>) {
         self.grid = givens.copied().unwrap_or_default();
         self.start = self.grid;
+        self.undo.clear();
+        self.redo.clear();
         self.cursor = Some(Cell(0));
         self.verdict = None;
         self.solved = false;
@@ -110,15 +128,58 @@ impl Draft {
         if !(1..=9).contains(&digit) {
             return;
         }
-        self.grid.0[cell.row()][cell.col()] = digit;
-        self.changed();
+        self.put(cell, digit);
     }
 
     /// Empties the selected cell.
     pub fn clear(&mut self) {
         let Some(cell) = self.cursor else { return };
-        self.grid.0[cell.row()][cell.col()] = 0;
+        self.put(cell, 0);
+    }
+
+    /// Types `digit` (`0` for none) into `cell`, remembering the change for undo.
+    fn put(&mut self, cell: Cell, digit: u8) {
+        let before = self.grid.0[cell.row()][cell.col()];
+        if before != digit {
+            self.undo.push(DraftEdit {
+                cell,
+                before,
+                after: digit,
+            });
+            self.redo.clear();
+        }
+        self.grid.0[cell.row()][cell.col()] = digit;
         self.changed();
+    }
+
+    /// Whether something typed can be undone.
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// Whether something undone can be typed again.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Takes back the last change, selecting its cell; nothing when there is none.
+    pub fn undo(&mut self) {
+        if let Some(edit) = self.undo.pop() {
+            self.grid.0[edit.cell.row()][edit.cell.col()] = edit.before;
+            self.cursor = Some(edit.cell);
+            self.redo.push(edit);
+            self.changed();
+        }
+    }
+
+    /// Makes the last undone change again, selecting its cell; nothing when there is none.
+    pub fn redo(&mut self) {
+        if let Some(edit) = self.redo.pop() {
+            self.grid.0[edit.cell.row()][edit.cell.col()] = edit.after;
+            self.cursor = Some(edit.cell);
+            self.undo.push(edit);
+            self.changed();
+        }
     }
 
     /// Checks the draft and says what it is; returns whether it is a proper puzzle.

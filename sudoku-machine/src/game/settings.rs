@@ -42,6 +42,8 @@ pub struct Settings {
     pub hint_limit: u8,
     /// The window's colours.
     pub theme: Theme,
+    /// The level New game makes puzzles at (the window's level chooser).
+    pub level: Level,
 }
 
 impl Default for Settings {
@@ -50,12 +52,13 @@ impl Default for Settings {
             check: CheckMode::default(),
             hint_limit: 3,
             theme: Theme::default(),
+            level: Level::Medium,
         }
     }
 }
 
 impl Settings {
-    /// Applies a `settings` event: its data may hold `check`, `hint_limit` and `theme`;
+    /// Applies a `settings` event: its data may hold `check`, `hint_limit`, `theme` and `level`;
     /// fields it does not name keep their values.
     ///
     /// # Errors

@@ -105,6 +105,8 @@ pub struct CellView {
 pub struct Controls {
     /// Digits, Delete, notes mode and click-to-cycle (a game is running).
     pub edit: bool,
+    /// Erase the selected cell (a game is running, or edit mode takes typing).
+    pub erase: bool,
     /// Undo.
     pub undo: bool,
     /// Redo.
@@ -289,8 +291,9 @@ pub fn view(
     let reviewed = phase == Phase::Reviewed;
     let can = Controls {
         edit: running,
-        undo: running && play.can_undo(),
-        redo: running && play.can_redo(),
+        erase: running || editing,
+        undo: (running && play.can_undo()) || (editing && draft.can_undo()),
+        redo: (running && play.can_redo()) || (editing && draft.can_redo()),
         fill: running,
         hint: running && solution.is_some() && (play.hint.is_some() || hints_left > 0),
         answer: running && solution.is_some(),

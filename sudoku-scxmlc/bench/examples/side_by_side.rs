@@ -19,7 +19,10 @@
 //! callback). Lines ending in `-string` drive the machine through the string API
 //! (`submit_event`, `connect_to_event`), the others through the typed API; the
 //! `/json-twin` line compares the string tap with its twin written in the same style (the
-//! tap's JSON read by hand, `updateGUI`'s JSON built for the callback).
+//! tap's JSON read by hand, `updateGUI`'s JSON built for the callback). Lines ending in
+//! `-owned` drive the owned core (`runtime::Core`, `&mut self`) through the typed API with
+//! its typed observer (a type parameter: the closure inlines); `-owned-boxed` the same core
+//! with its boxed callbacks (`on_state`, `observe`), the shape of the twins' observers.
 
 use scxml_bench::twins::{CounterEvent, CounterTwin, TapTwin, ToggleEvent, ToggleTwin};
 use scxml_bench::{counter, toggle};
@@ -30,7 +33,8 @@ use std::hint::black_box;
 use std::rc::Rc;
 use std::time::Instant;
 use sudoku_machine::datamodel::Position;
-use sudoku_machine::{events, puzzle, Sudoku};
+use sudoku_machine::{events, puzzle, Sudoku, SudokuChart};
+use sudoku_scxmlc::runtime::{Core, Events, States};
 
 /// The statig versions of the toggle and the counter.
 mod with_statig {
@@ -204,6 +208,23 @@ fn main() {
             }
         }),
     );
+    let mut core = Core::<toggle::ToggleChart>::new();
+    core.start();
+    compare(
+        "toggle-quiet-owned",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                core.submit(black_box(toggle::Event::Toggle))
+                    .expect("the chart runs");
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                hand.handle(black_box(ToggleEvent::Toggle));
+            }
+        }),
+    );
     compare(
         "toggle-quiet-string",
         rounds,
@@ -289,7 +310,54 @@ fn main() {
             }
         }),
     );
-    assert!(seen.get() > 0);
+    let s = seen.clone();
+    let mut core = Core::<toggle::ToggleChart, _>::with_observer(States(move |state, entered| {
+        s.set(s.get() + u64::from(state == toggle::State::On && entered));
+    }));
+    core.start();
+    compare(
+        "toggle-observed-owned",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                core.submit(black_box(toggle::Event::Toggle))
+                    .expect("the chart runs");
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                hand.handle(black_box(ToggleEvent::Toggle));
+            }
+        }),
+    );
+    let mut boxed = Core::<toggle::ToggleChart>::new();
+    let s = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let b = s.clone();
+    boxed.on_state(toggle::State::On, move |on| {
+        // One writer: a load and a store, as cheap as the twins' `Cell`.
+        b.store(
+            b.load(std::sync::atomic::Ordering::Relaxed) + u64::from(on),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    });
+    boxed.start();
+    compare(
+        "toggle-observed-owned-boxed",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                boxed
+                    .submit(black_box(toggle::Event::Toggle))
+                    .expect("the chart runs");
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                hand.handle(black_box(ToggleEvent::Toggle));
+            }
+        }),
+    );
+    assert!(seen.get() > 0 && s.load(std::sync::atomic::Ordering::Relaxed) > 0);
 
     // counter
     let m = counter::Counter::new();
@@ -339,6 +407,24 @@ fn main() {
         }),
     );
     assert!(m.with_data(|d| d.count) >= hand.count);
+    let mut core = Core::<counter::CounterChart>::new();
+    core.start();
+    compare(
+        "counter-owned",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                core.submit(black_box(counter::Event::Inc))
+                    .expect("the chart runs");
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                hand.handle(black_box(CounterEvent::Inc));
+            }
+        }),
+    );
+    assert!(core.data().count > 0);
 
     // counter-observed
     let heard = Rc::new(Cell::new(0u64));
@@ -402,6 +488,59 @@ fn main() {
         }),
     );
     assert!(typed.with_data(|d| d.count) + m.with_data(|d| d.count) >= hand.count);
+    let h = heard.clone();
+    let mut core =
+        Core::<counter::CounterChart, _>::with_observer(Events(move |e: &counter::Event| {
+            h.set(h.get() + u64::from(*e == counter::Event::Inc))
+        }));
+    core.start();
+    compare(
+        "counter-observed-owned",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                core.submit(black_box(counter::Event::Inc))
+                    .expect("the chart runs");
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                hand.handle(black_box(CounterEvent::Inc));
+            }
+        }),
+    );
+    let mut boxed = Core::<counter::CounterChart>::new();
+    let b = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let bb = b.clone();
+    boxed.observe(move |e| {
+        // One writer: a load and a store, as cheap as the twins' `Cell`.
+        bb.store(
+            bb.load(std::sync::atomic::Ordering::Relaxed) + u64::from(*e == counter::Event::Inc),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    });
+    boxed.start();
+    compare(
+        "counter-observed-owned-boxed",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                boxed
+                    .submit(black_box(counter::Event::Inc))
+                    .expect("the chart runs");
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                hand.handle(black_box(CounterEvent::Inc));
+            }
+        }),
+    );
+    assert!(core.data().count > 0 && heard.get() >= core.data().count);
+    assert_eq!(
+        boxed.data().count,
+        b.load(std::sync::atomic::Ordering::Relaxed)
+    );
 
     // sudoku-tap-observed
     let grid = puzzle::parse(include_str!("../../../puzzles/sudoku.data")).expect("a puzzle");
@@ -437,6 +576,41 @@ fn main() {
                     x: 0,
                     y: 0,
                 })));
+            }
+        }),
+        Box::new(|n| {
+            for _ in 0..n {
+                hand.tap(black_box(Position { x: 0, y: 0 }));
+            }
+        }),
+    );
+    let s = shown.clone();
+    let mut core =
+        Core::<SudokuChart, _>::with_observer(Events(move |e: &sudoku_machine::Event| {
+            if let sudoku_machine::Event::UpdateGui(update) = e {
+                s.set(
+                    s.get()
+                        + u64::from(
+                            update.currentState.0[0][0] < 10 && !update.view.cells.is_empty(),
+                        ),
+                );
+            }
+        }));
+    core.set_initial_values(json!({ "initState": grid }))
+        .expect("a grid");
+    core.start();
+    core.submit(sudoku_machine::Event::Start(serde_json::Value::Null))
+        .expect("the chart runs");
+    compare(
+        "sudoku-tap-observed-owned",
+        rounds,
+        Box::new(|n| {
+            for _ in 0..n {
+                core.submit(black_box(sudoku_machine::Event::Tap(Position {
+                    x: 0,
+                    y: 0,
+                })))
+                .expect("the chart runs");
             }
         }),
         Box::new(|n| {

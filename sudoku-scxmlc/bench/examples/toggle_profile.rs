@@ -7,10 +7,13 @@
 //! the typed API with a typed observer of `updateGUI`, as the window has), `sudoku-tap-string`
 //! (`submit_event` and an observer by descriptor: Qt's style), `sudoku-tap-twin` (the
 //! tap's datamodel functions called directly) and `sudoku-tap-json-twin` (the same in Qt's
-//! style: the tap's JSON read, `updateGUI`'s JSON built for the callback), and EVENTS
-//! 100000 by default. Instructions per event = (count at N events - count at 0) / N.
+//! style: the tap's JSON read, `updateGUI`'s JSON built for the callback), the owned core
+//! (`runtime::Core`, typed API, a typed observer as a type parameter) as `owned-toggle`,
+//! `owned-observed-toggle`, `owned-counter`, `owned-observed-counter` and `owned-sudoku-tap`,
+//! and EVENTS 100000 by default. Instructions per event = (count at N events - count at 0) / N.
 use scxml_bench::{counter, deep_toggle, targetless, toggle, HandToggle};
 use std::hint::black_box;
+use sudoku_scxmlc::runtime::{Core, Events, States};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -68,6 +71,54 @@ fn main() {
             }
             println!("heard: {}", heard.get());
         }
+        "owned-toggle" => {
+            let mut core = Core::<toggle::ToggleChart>::new();
+            core.start();
+            for _ in 0..events {
+                core.submit(black_box(toggle::Event::Toggle))
+                    .expect("the chart runs");
+            }
+            println!("on: {}", core.is_active(toggle::State::On));
+        }
+        "owned-observed-toggle" => {
+            let mut entries = 0u64;
+            let mut core =
+                Core::<toggle::ToggleChart, _>::with_observer(States(|state, entered| {
+                    entries += u64::from(state == toggle::State::On && entered)
+                }));
+            core.start();
+            for _ in 0..events {
+                core.submit(black_box(toggle::Event::Toggle))
+                    .expect("the chart runs");
+            }
+            drop(core);
+            println!("entries: {entries}");
+        }
+        "owned-counter" => {
+            let mut core = Core::<counter::CounterChart>::new();
+            core.start();
+            for _ in 0..events {
+                core.submit(black_box(counter::Event::Inc))
+                    .expect("the chart runs");
+            }
+            println!("count: {}", core.data().count);
+        }
+        "owned-observed-counter" => {
+            let mut heard = 0u64;
+            let mut core =
+                Core::<counter::CounterChart, _>::with_observer(Events(|_: &counter::Event| {
+                    heard += 1;
+                }));
+            core.start();
+            for _ in 0..events {
+                core.submit(black_box(counter::Event::Inc))
+                    .expect("the chart runs");
+            }
+            let count = core.data().count;
+            drop(core);
+            println!("count: {count}, heard: {heard}");
+        }
+        "owned-sudoku-tap" => owned_sudoku_tap(events),
         "sudoku-tap" | "sudoku-tap-string" | "sudoku-tap-twin" | "sudoku-tap-json-twin" => {
             sudoku_tap(&machine, events)
         }
@@ -97,7 +148,8 @@ fn main() {
         other => {
             eprintln!(
                 "unknown machine `{other}`: toggle, observed-toggle, typed-toggle, \
-                 typed-observed-toggle, deep-toggle, targetless, counter, observed-counter, \
+                 typed-observed-toggle, owned-toggle, owned-observed-toggle, owned-counter, \
+                 owned-observed-counter, owned-sudoku-tap, deep-toggle, targetless, counter, observed-counter, \
                  hand-written, sudoku-tap, sudoku-tap-string, sudoku-tap-twin or \
                  sudoku-tap-json-twin"
             );
@@ -170,4 +222,29 @@ fn sudoku_tap(how: &str, events: usize) {
         }
     }
     println!("shown: {}", shown.get());
+}
+
+/// `events` taps on the Sudoku chart's first empty cell while a game runs, on the owned core
+/// with a typed observer of `updateGUI`.
+fn owned_sudoku_tap(events: usize) {
+    use sudoku_machine::datamodel::Position;
+    use sudoku_machine::{puzzle, Event, SudokuChart};
+    let grid = puzzle::parse(include_str!("../../../puzzles/sudoku.data")).expect("a puzzle");
+    let mut shown = 0u64;
+    let mut core = Core::<SudokuChart, _>::with_observer(Events(|e: &Event| {
+        if let Event::UpdateGui(u) = e {
+            shown += u.view.cells.len() as u64;
+        }
+    }));
+    core.set_initial_values(serde_json::json!({ "initState": grid }))
+        .expect("a grid");
+    core.start();
+    core.submit(Event::Start(serde_json::Value::Null))
+        .expect("the chart runs");
+    for _ in 0..events {
+        core.submit(black_box(Event::Tap(Position { x: 0, y: 0 })))
+            .expect("the chart runs");
+    }
+    drop(core);
+    println!("shown: {shown}");
 }

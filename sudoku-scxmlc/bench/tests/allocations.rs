@@ -6,6 +6,9 @@ use scxml_bench::{counter, toggle};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use sudoku_scxmlc::runtime::{Core, Events, States};
 
 /// The system allocator, counting the allocations of each thread.
 struct Counting;
@@ -159,6 +162,100 @@ fn an_observer_that_submits_again_allocates_nothing_once_warm() {
         "allocations in 1,000 counter events with re-entrant submissions"
     );
     assert_eq!((m.with_data(|d| d.count), heard.get()), (2200, 2200));
+}
+
+#[test]
+fn the_owned_toggle_allocates_nothing_per_typed_event_with_a_typed_observer() {
+    let mut entries = 0u64;
+    let mut core = Core::<toggle::ToggleChart, _>::with_observer(States(|state, entered| {
+        entries += u64::from(state == toggle::State::On && entered);
+    }));
+    core.start();
+    for _ in 0..100 {
+        core.submit(toggle::Event::Toggle).unwrap();
+    }
+    let n = allocations(|| {
+        for _ in 0..1000 {
+            core.submit(toggle::Event::Toggle).unwrap();
+        }
+    });
+    assert_eq!(n, 0, "allocations in 1,000 owned observed toggle events");
+    assert!(core.is_active(toggle::State::Off));
+    drop(core);
+    assert_eq!(entries, 550);
+}
+
+#[test]
+fn the_owned_toggle_allocates_nothing_per_typed_event_with_boxed_callbacks() {
+    let mut core = Core::<toggle::ToggleChart>::new();
+    let entries = Arc::new(AtomicU64::new(0));
+    let e = entries.clone();
+    core.on_state(toggle::State::On, move |on| {
+        e.fetch_add(u64::from(on), Ordering::Relaxed);
+    });
+    let heard = Arc::new(AtomicU64::new(0));
+    let h = heard.clone();
+    core.observe(move |_| {
+        h.fetch_add(1, Ordering::Relaxed);
+    });
+    core.start();
+    for _ in 0..100 {
+        core.submit(toggle::Event::Toggle).unwrap();
+    }
+    let n = allocations(|| {
+        for _ in 0..1000 {
+            core.submit(toggle::Event::Toggle).unwrap();
+        }
+        // By name: the same lane.
+        for _ in 0..1000 {
+            core.submit_event(toggle::events::TOGGLE, ()).unwrap();
+        }
+    });
+    assert_eq!(
+        n, 0,
+        "allocations in 2,000 owned toggle events, boxed callbacks"
+    );
+    assert_eq!(
+        (
+            entries.load(Ordering::Relaxed),
+            heard.load(Ordering::Relaxed)
+        ),
+        (1050, 2100)
+    );
+}
+
+#[test]
+fn the_owned_counter_allocates_nothing_per_typed_event() {
+    let mut heard = 0u64;
+    let mut core = Core::<counter::CounterChart, _>::with_observer(Events(|e: &counter::Event| {
+        heard += u64::from(*e == counter::Event::Inc);
+    }));
+    core.start();
+    for _ in 0..100 {
+        core.submit(counter::Event::Inc).unwrap();
+    }
+    let n = allocations(|| {
+        for _ in 0..1000 {
+            core.submit(counter::Event::Inc).unwrap();
+        }
+    });
+    assert_eq!(n, 0, "allocations in 1,000 owned observed counter events");
+    let count = core.data().count;
+    drop(core);
+    assert_eq!((count, heard), (1100, 1100));
+    let mut quiet = Core::<counter::CounterChart>::new();
+    quiet.start();
+    quiet.submit(counter::Event::Inc).unwrap();
+    let n = allocations(|| {
+        for _ in 0..1000 {
+            quiet.submit(counter::Event::Inc).unwrap();
+        }
+    });
+    assert_eq!(
+        n, 0,
+        "allocations in 1,000 owned counter events, unobserved"
+    );
+    assert_eq!(quiet.data().count, 1001);
 }
 
 #[test]

@@ -6,8 +6,9 @@
 //!   string and computes it with `eval`;
 //! - [`counter`]: one `cond` and one `<assign>` per event, the chart of the speed comparison
 //!   with Qt's `qscxmlc` (`cargo run --release -p scxml-ecmascript-examples --bin
-//!   ecmascript-bench`, which times Qt's Sudoku tap too), and [`counter_rust`], the same
-//!   chart in the rust datamodel;
+//!   ecmascript-bench`, which times Qt's Sudoku tap too, and Qt's own side of both when
+//!   `QT_BENCH` names the program `qt-bench/build.sh` builds), and [`counter_rust`], the
+//!   same chart in the rust datamodel;
 //! - [`library`]: XML as a DOM document: a catalogue in `<data>`, changed by chart code, and
 //!   a `<send>` whose `<content>` is XML;
 //! - [`sudoku`]: Qt's original Sudoku example, unchanged: the chart with its helpers in
@@ -31,8 +32,9 @@ pub mod counter_rust {
 }
 
 /// XML as a DOM (`charts/library.scxml`): `add {title, year}` appends a `<book>` to the
-/// `catalogue` document and answers `titles {titles}`; `lend` sends itself `receipt`, whose
-/// data is an XML document, and answers `due {due}` with the text of its `<due>`.
+/// `catalogue` document and answers `titles {titles}`; `reset` assigns the catalogue a new
+/// document from inline XML; `lend` sends itself `receipt`, whose data is an XML document,
+/// and answers `due {due}` with the text of its `<due>`.
 pub mod library {
     include!(concat!(env!("OUT_DIR"), "/library.rs"));
 }

@@ -1,6 +1,7 @@
 //! XML as a DOM document (SCXML 1.0, B.2.2 and B.2.3) through a whole machine: a `<data>`
 //! document read and changed by chart code, seen from Rust as `{"$xml": markup}`, kept by a
-//! snapshot, and an XML `<content>` that reaches `_event.data` as a document.
+//! snapshot, replaced by an `<assign>` of inline XML, and an XML `<content>` that reaches
+//! `_event.data` as a document.
 
 use scxml_ecmascript_examples::library::Library;
 use serde_json::{json, Value};
@@ -56,6 +57,34 @@ fn a_data_document_is_read_and_changed_by_chart_code() {
     assert_eq!(
         last.data["titles"],
         json!(["Dune", "Solaris", "Ubik", "Eon"])
+    );
+}
+
+#[test]
+fn an_assign_of_inline_xml_makes_a_new_document() {
+    let machine = Library::new();
+    let (seen, _c) = record(&machine);
+    machine.start();
+    machine.submit_event("reset", Value::Null);
+    // Chart code counted the books of the assigned document.
+    assert_eq!(machine.data_value("count"), Some(json!(1)));
+    let picnic = "<books><book title=\"Roadside Picnic\" year=\"1972\"/></books>";
+    assert_eq!(
+        machine.data_value("catalogue"),
+        Some(json!({ "$xml": picnic }))
+    );
+    machine.submit_event("add", json!({ "title": "Ubik", "year": 1969 }));
+    assert_eq!(machine.data_value("count"), Some(json!(2)));
+    assert_eq!(
+        seen.borrow().last().map(|e| e.data["titles"].clone()),
+        Some(json!(["Roadside Picnic", "Ubik"]))
+    );
+    // The next `reset` assigns a new document, not the one `add` changed.
+    machine.submit_event("reset", Value::Null);
+    assert_eq!(machine.data_value("count"), Some(json!(1)));
+    assert_eq!(
+        machine.data_value("catalogue"),
+        Some(json!({ "$xml": picnic }))
     );
 }
 

@@ -34,8 +34,9 @@ pub mod js;
 use serde::Deserialize;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use sudoku_scxmlc::runtime::{Chart, ChartEvent, Machine};
+use sudoku_scxmlc::runtime::{Chart, ChartEvent, Core, Machine, Observer};
 
 include!(concat!(env!("OUT_DIR"), "/scion_cases.rs"));
 
@@ -282,6 +283,10 @@ pub type WalkFn = fn(&[u16]) -> Result<(), String>;
 /// first one's `submit_event` may take a precomputed macrostep, the chart's generated step or
 /// its lane: both must report the same state entries and exits and the same typed events, in
 /// the same order, and end each pick in the same configuration with the same datamodel.
+/// Two owned cores (`runtime::Core`) take the same picks through their `submit_event`
+/// (which takes the chart's lane for a typed event): one with a typed observer (the type
+/// parameter), one with boxed callbacks (`on_state`, `observe`); each must report what the
+/// full interpreter reports and match its configuration and datamodel after every pick.
 ///
 /// # Errors
 /// The first illegal configuration, or the first difference between the two machines, with
@@ -305,6 +310,8 @@ pub fn walk<C: Chart>(picks: &[u16]) -> Result<(), String> {
     // catches up with many quiet macrosteps at once).
     let quiet = unobserved_machine::<C>();
     let quiet_lazy = unobserved_machine::<C>();
+    let mut owned = owned_core::<C>();
+    let (mut boxed, boxed_log) = boxed_core::<C>();
     let mut done = Vec::new();
     let same = |done: &[&str]| -> Result<(), String> {
         fast.check_configuration()
@@ -351,13 +358,66 @@ pub fn walk<C: Chart>(picks: &[u16]) -> Result<(), String> {
         }
         Ok(())
     };
+    let same_owned = |done: &[&str], owned: &Core<C, Logger<C>>, boxed: &Core<C>| {
+        let core_data = |d: &C::Data| -> Vec<Option<serde_json::Value>> {
+            C::tables()
+                .data
+                .iter()
+                .map(|item| {
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (item.get)(d)))
+                        .ok()?
+                        .ok()
+                })
+                .collect()
+        };
+        let full_data: Vec<Option<serde_json::Value>> = C::tables()
+            .data
+            .iter()
+            .map(|d| full.data_value(d.id))
+            .collect();
+        for (which, log, ids, running, data) in [
+            (
+                "typed observer",
+                owned.observer().log.clone(),
+                owned.active_state_ids(),
+                owned.is_running(),
+                core_data(owned.data()),
+            ),
+            (
+                "boxed callbacks",
+                boxed_log.lock().expect("the log").clone(),
+                boxed.active_state_ids(),
+                boxed.is_running(),
+                core_data(boxed.data()),
+            ),
+        ] {
+            if log != *full_log.borrow()
+                || ids != full.active_state_ids()
+                || running != full.is_running()
+                || data != full_data
+            {
+                return Err(format!(
+                    "after {done:?}: the owned core ({which}) reported {log:?}, left {ids:?} \
+                     with the datamodel {data:?}; the full interpreter reported {:?}, left \
+                     {:?} with {full_data:?}",
+                    full_log.borrow(),
+                    full.active_state_ids(),
+                ));
+            }
+        }
+        Ok(())
+    };
     same(&["start"])?;
+    same_owned(&["start"], &owned, &boxed)?;
     for &p in picks {
         match alphabet.get(p as usize % (alphabet.len() + 1)) {
             Some(event) => {
                 fast.submit_event(event, ());
                 quiet.submit_event(event, ());
                 quiet_lazy.submit_event(event, ());
+                // Refused after a top-level `<final>`, as the handle's are (silently).
+                let _ = owned.submit_event(event, ());
+                let _ = boxed.submit_event(event, ());
                 full.submit(sudoku_scxmlc::runtime::Event::new(*event, ()));
                 done.push(*event);
             }
@@ -365,11 +425,14 @@ pub fn walk<C: Chart>(picks: &[u16]) -> Result<(), String> {
                 fast.advance_time(Duration::from_millis(50));
                 quiet.advance_time(Duration::from_millis(50));
                 quiet_lazy.advance_time(Duration::from_millis(50));
+                owned.advance_time(Duration::from_millis(50));
+                boxed.advance_time(Duration::from_millis(50));
                 full.advance_time(Duration::from_millis(50));
                 done.push("(50 ms)");
             }
         }
         same(&done)?;
+        same_owned(&done, &owned, &boxed)?;
     }
     if quiet_lazy.active_state_ids() != full.active_state_ids()
         || quiet_lazy.is_running() != full.is_running()
@@ -382,6 +445,69 @@ pub fn walk<C: Chart>(picks: &[u16]) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The typed observer of the walks' owned core: a log in the form of
+/// [`observed_machine`]'s.
+pub struct Logger<C> {
+    /// `+id` for an entry, `-id` for an exit, `!name` for an event.
+    pub log: Vec<String>,
+    chart: std::marker::PhantomData<C>,
+}
+
+impl<C: Chart> Observer<C> for Logger<C> {
+    fn event(&mut self, event: &C::Event) {
+        self.log.push(format!("!{}", ChartEvent::name(event)));
+    }
+
+    fn state(&mut self, state: C::State, entered: bool) {
+        let id = C::tables().states[C::index(state) as usize].id;
+        self.log
+            .push(format!("{}{id}", if entered { '+' } else { '-' }));
+    }
+}
+
+/// A started owned core of chart `C` whose typed observer logs as [`observed_machine`]'s
+/// observers do.
+fn owned_core<C: Chart>() -> Core<C, Logger<C>> {
+    let mut core = Core::with_observer(Logger {
+        log: Vec::new(),
+        chart: std::marker::PhantomData,
+    });
+    core.set_max_microsteps(10_000);
+    core.on_error(|_| {});
+    core.start();
+    core
+}
+
+/// A started owned core of chart `C` whose boxed callbacks log as [`observed_machine`]'s
+/// observers do.
+fn boxed_core<C: Chart>() -> (Core<C>, Arc<Mutex<Vec<String>>>) {
+    let mut core = Core::<C>::new();
+    core.set_max_microsteps(10_000);
+    core.on_error(|_| {});
+    let log = Arc::new(Mutex::new(Vec::new()));
+    for (i, info) in C::tables().states.iter().enumerate() {
+        let Some(state) = u32::try_from(i).ok().and_then(C::state) else {
+            continue;
+        };
+        let log = Arc::clone(&log);
+        let id = info.id;
+        core.on_state(state, move |entered| {
+            log.lock()
+                .expect("the log")
+                .push(format!("{}{id}", if entered { '+' } else { '-' }));
+        });
+    }
+    let events = Arc::clone(&log);
+    core.observe(move |e| {
+        events
+            .lock()
+            .expect("the log")
+            .push(format!("!{}", ChartEvent::name(e)));
+    });
+    core.start();
+    (core, log)
 }
 
 /// A started machine of chart `C` with no observer but for errors.

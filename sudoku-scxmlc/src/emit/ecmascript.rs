@@ -70,7 +70,8 @@ impl Emitter<'_> {
         quote!(__data.assign(__ctx, #loc, #e)?;)
     }
 
-    /// Stores the Rust value `value` (a `String`: a send id, an invoke id) at `location`.
+    /// Stores the Rust value `value` (a `String`: a send id, an invoke id; the XML value of an
+    /// `<assign>`'s inline content) at `location`.
     pub(super) fn js_assign_value(&self, location: &Location, value: TokenStream) -> TokenStream {
         let rt = &self.rt;
         let loc = self.js_snippet(&location.code.text, location.code.line, Kind::Location);

@@ -3,8 +3,8 @@
 
 use super::{num, Emitter};
 use crate::chart::{
-    Block, Code, Cond, Content, DataInit, DatamodelKind, Delay, DoneData, Exec, InvokeSource,
-    Location, LocationRoot, Param, Payload, Send, Value,
+    AssignValue, Block, Code, Cond, Content, DataInit, DatamodelKind, Delay, DoneData, Exec,
+    InvokeSource, Location, LocationRoot, Param, Payload, Send, Value,
 };
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -317,7 +317,7 @@ impl Emitter<'_> {
             }
             Exec::Assign {
                 location,
-                expr,
+                value,
                 line,
                 column,
             } => {
@@ -327,6 +327,15 @@ impl Emitter<'_> {
                     *column,
                     format!("<assign location=\"{}\">", location.code.text),
                 );
+                let expr = match value {
+                    AssignValue::Expr(expr) => expr,
+                    AssignValue::Xml(markup) => {
+                        let rt = &self.rt;
+                        let v = quote!(#rt::ecmascript::dom::xml_value(#markup));
+                        let assign = self.js_assign_value(location, v);
+                        return quote!(#m #assign);
+                    }
+                };
                 if self.is_js() {
                     let assign = self.js_assign(location, expr);
                     return quote!(#m #assign);
@@ -469,6 +478,13 @@ impl Emitter<'_> {
                 });
                 let name = self.payload_struct(&variant);
                 quote!(Event::#variant(payloads::#name { #(#inits)* }))
+            }
+            // ECMAScript: the payload is the JSON of `namelist`, `<param>` or `<content>`,
+            // put in the typed event here instead of passing through an untyped `Event` and
+            // its strings (send id, origin) that `Context::send` would make and then convert.
+            Payload::Json if self.is_js() => {
+                let data = self.payload(&send.namelist, None, &send.params, send.content.as_ref());
+                quote!(Event::#variant(#data))
             }
             _ => return None,
         };

@@ -26,6 +26,9 @@ pub(super) struct ReadsEvent {
     pub(super) blocks: Vec<bool>,
     /// Per block: whether it may run a `<log>` (calls the context's `log`).
     pub(super) logs: Vec<bool>,
+    /// Per block: whether its body names the context at all (`__ctx`: it may raise, send
+    /// or log); one that does not can only change the datamodel or fail.
+    pub(super) reaches: Vec<bool>,
     /// Some `<donedata>` or `<data>` initialiser does.
     pub(super) elsewhere: bool,
 }
@@ -60,6 +63,19 @@ pub(super) fn logs(tokens: &TokenStream) -> bool {
     mentions(tokens, &["log"])
 }
 
+/// Whether the body of the generated function `f` (its last `{ .. }` group) names the
+/// context (`__ctx`): only then may it raise, send or log.
+pub(super) fn reaches_context(f: &TokenStream) -> bool {
+    let body = f.clone().into_iter().fold(None, |last, t| match t {
+        TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Brace => Some(g.stream()),
+        _ => last,
+    });
+    match body {
+        Some(b) => mentions(&b, &["__ctx"]),
+        None => true,
+    }
+}
+
 /// Whether `tokens` hold one of the identifiers `names`.
 fn mentions(tokens: &TokenStream, names: &[&str]) -> bool {
     tokens.clone().into_iter().any(|t| match t {
@@ -70,6 +86,24 @@ fn mentions(tokens: &TokenStream, names: &[&str]) -> bool {
         TokenTree::Group(g) => mentions(&g.stream(), names),
         _ => false,
     })
+}
+
+/// The whole configuration while `leaf` is the active atomic state, as the one word of the
+/// runtime's state set (bit `s` for state `s`: `leaf` and its ancestors, the root excluded):
+/// in a chart without `<parallel>` that is every active state. `0` for a chart of more than
+/// 64 states (the set has more words; the runtime then moves state by state).
+fn configuration_word(plan: &crate::plan::Plan, leaf: usize) -> u64 {
+    let states = &plan.chart.states;
+    if states.len() > 64 {
+        return 0;
+    }
+    let mut word = 0u64;
+    let mut s = leaf;
+    while let Some(parent) = states[s].parent.get() {
+        word |= 1 << s;
+        s = parent;
+    }
+    word
 }
 
 impl Emitter<'_> {
@@ -122,14 +156,18 @@ impl Emitter<'_> {
                 let line = num(plan.blocks[b].line);
                 // Log observers hear a block's `<log>`s; a block without any needs no look.
                 let logs = self.reads_event.logs.get(b).copied().unwrap_or(true);
-                quote!(__l.content(#t, #block, #line, #logs); return __l.end(1);)
+                let reaches = self.reads_event.reaches.get(b).copied().unwrap_or(true);
+                quote!(__l.content(#t, #block, #line, #logs, #reaches); return __l.end(1);)
             }
             (true, None, _) => quote!(__l.targetless(#t); return __l.end(1);),
             (false, _, Some(tr)) => {
                 let exit = tr.exit.iter().map(|&s| num(s));
                 let enter = tr.enter.iter().map(|&s| num(s));
                 let leaf = num(tr.leaf);
-                quote!(return __l.transit(#t, &[#(#exit),*], &[#(#enter),*], #leaf);)
+                let word = configuration_word(plan, tr.leaf as usize);
+                // In binary: bit `s` is state `s`.
+                let word: TokenStream = format!("{word:#b}").parse().expect("a literal");
+                quote!(return __l.transit(#t, &[#(#exit),*], &[#(#enter),*], #leaf, #word);)
             }
             (false, _, None) => quote!(__l.microstep(#t); return __l.moved();),
         };

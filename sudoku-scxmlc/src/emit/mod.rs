@@ -519,8 +519,9 @@ impl Emitter<'_> {
             });
         let state_of_table = (!self.state_newtype).then(|| {
             quote! {
-                /// The `State` variant of each state index.
-                pub(super) static STATE_OF: [__O<State>; #n_states] = #state_of;
+                /// The `State` variant of each state index (a constant, so that the variant
+                /// of a state index known at compile time is too).
+                pub(super) const STATE_OF: [__O<State>; #n_states] = #state_of;
             }
         });
 
@@ -736,6 +737,7 @@ impl Emitter<'_> {
             let f = self.block_fn(k, b);
             self.reads_event.blocks.push(lane::reads_event(&f));
             self.reads_event.logs.push(lane::logs(&f));
+            self.reads_event.reaches.push(lane::reaches_context(&f));
             printer.items(f, indent + 1, &mut self.p)?;
         }
         for (k, (st, dd)) in plan.done_data.iter().enumerate() {

@@ -485,6 +485,21 @@ impl<'e, T> TypedEvent<'e, T> {
     }
 }
 
+/// Whether `meta` is that of an external event submitted by the host (no send id, origin or
+/// invoke id): the only kind the lane takes, as it does not keep the metadata.
+#[inline(always)]
+pub(crate) fn is_plain_external(meta: &Meta) -> bool {
+    matches!(
+        meta,
+        Meta {
+            kind: EventKind::External,
+            sendid: SendId::None,
+            origin: Origin::None,
+            invokeid: None,
+        }
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

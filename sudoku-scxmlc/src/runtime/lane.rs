@@ -1,6 +1,7 @@
 //! The typed lane: a macrostep that the generator wrote out for one (event, active atomic
-//! state) pair, run at the call site of [`Machine::submit`](super::Machine::submit) without
-//! queueing the event, making it `_event`, or going through the tables.
+//! state) pair, run at the call site of [`Machine::submit`](super::Machine::submit) and
+//! [`Core::submit`](super::Core::submit) without queueing the event, making it `_event`, or
+//! going through the tables.
 //!
 //! A chart gets a lane (`Chart::LANE`) when it has no `<parallel>`, no `<invoke>`, no
 //! eventless transition and the rust or null datamodel. Its generated `lane` function matches
@@ -14,6 +15,12 @@
 //! top-level `<final>` was reached). A cell whose code reads `_event` is not in the lane
 //! ([`LaneEnd::Declined`], before anything runs): the machine's other paths take it, and
 //! `_event` stays exact for every piece of chart code that can read it.
+//!
+//! The lane keeps what it must look at afterwards small: [`LaneEnd::Ended`] when no code it
+//! ran failed or could reach the context (the generator tells `content` whether a block's
+//! body names `__ctx`), so neither the queues nor the outbox need a look; a precomputed
+//! microstep writes the whole configuration as one word where the chart has at most 64
+//! states; the active atomic state is the interpreter's exact leaf hint.
 //!
 //! The machine opens the lane only while nothing is queued, processing or advancing, the
 //! chart runs, precomputed steps are on and no observer connected by descriptor string is
@@ -32,8 +39,14 @@ use super::{ChartEvent, Context, ExecError, StateIndex, TransitionIndex};
 pub enum LaneEnd {
     /// The lane does not cover this event in this state; nothing ran.
     Declined,
-    /// The macrostep is over; the active atomic state is the one before.
+    /// The macrostep is over; the active atomic state is the one before, and the lane
+    /// recorded nothing for the observers and queued no event (no code it ran failed, or
+    /// could reach the context).
     Ended,
+    /// The macrostep is over; the active atomic state is the one before, but the outbox or
+    /// the external queue may hold what the code it ran recorded or sent (a `<log>`, a
+    /// `<send>`, a reported error).
+    Recorded,
     /// The macrostep is over after a microstep that moved to another configuration (what
     /// observers must hear is recorded).
     Moved,
@@ -50,18 +63,25 @@ pub enum LaneEnd {
 #[doc(hidden)]
 pub struct Lane<'a, D: 'static, E: 'static> {
     interp: &'a mut Interpreter<D, E>,
+    /// Some code that ran failed or may have reached the context (raised, sent, logged):
+    /// the queues and the outbox must be looked at. While it is `false` they are as the
+    /// lane found them, empty.
+    busy: bool,
 }
 
 impl<'a, D: 'static, E: ChartEvent> Lane<'a, D, E> {
     #[inline(always)]
     pub(crate) fn new(interp: &'a mut Interpreter<D, E>) -> Self {
-        Lane { interp }
+        Lane {
+            interp,
+            busy: false,
+        }
     }
 
     /// The active atomic state (the chart has no `<parallel>`: there is one).
     #[inline(always)]
     pub fn leaf(&self) -> StateIndex {
-        self.interp.leaf()
+        self.interp.exact_leaf()
     }
 
     /// Evaluates a transition's `cond` (the generated `cond_N`, called directly): an `Err`
@@ -76,7 +96,7 @@ impl<'a, D: 'static, E: ChartEvent> Lane<'a, D, E> {
         match f(&self.interp.data, &self.interp.ctx) {
             Ok(b) => b,
             Err(e) => {
-                self.interp.report_execution_error("transition", line, e);
+                self.failed("transition", line, e);
                 false
             }
         }
@@ -84,7 +104,8 @@ impl<'a, D: 'static, E: ChartEvent> Lane<'a, D, E> {
 
     /// Runs the content of the targetless transition `t` (the generated `block_N`, called
     /// directly): a microstep that exits and enters nothing. `logs`: the block may run a
-    /// `<log>`, whose records log observers hear.
+    /// `<log>`, whose records log observers hear; `reaches`: the block may reach the
+    /// context (raise, send, log: the generator found `__ctx` in its body).
     #[inline(always)]
     pub fn content(
         &mut self,
@@ -92,22 +113,32 @@ impl<'a, D: 'static, E: ChartEvent> Lane<'a, D, E> {
         f: impl FnOnce(&mut D, &mut Context<E>) -> Result<(), ExecError>,
         line: u32,
         logs: bool,
+        reaches: bool,
     ) {
         if let Err(e) = f(&mut self.interp.data, &mut self.interp.ctx) {
-            self.interp
-                .report_execution_error("executable content", line, e);
+            self.failed("executable content", line, e);
         }
         if logs {
             self.interp.flush_logs();
         }
+        self.busy |= reaches || logs;
         self.noted(t);
+    }
+
+    /// Reports a failed `cond` or block (`error.execution`, SCXML 1.0, 5.9).
+    #[cold]
+    fn failed(&mut self, site: &'static str, line: u32, e: ExecError) {
+        self.interp.report_execution_error(site, line, e);
+        self.busy = true;
     }
 
     /// The microstep of the targeted transition `t`, the only candidate and without `cond`,
     /// whose exits and entries the generator precomputed (no executable content, history or
     /// `<final>` on the way, no eventless transition after it): `exit` in exit order,
-    /// `enter` in entry order, `leaf` the atomic state active afterwards. Nothing ran before
-    /// it and nothing runs in it, so the macrostep ends here.
+    /// `enter` in entry order, `leaf` the atomic state active afterwards, `word` the whole
+    /// configuration afterwards as one word of bits (`leaf` and its ancestors; `0` for a
+    /// chart of more than 64 states). Nothing ran before it and nothing runs in it, so the
+    /// macrostep ends here.
     #[inline(always)]
     pub fn transit(
         &mut self,
@@ -115,9 +146,10 @@ impl<'a, D: 'static, E: ChartEvent> Lane<'a, D, E> {
         exit: &'static [StateIndex],
         enter: &'static [StateIndex],
         leaf: StateIndex,
+        word: u64,
     ) -> LaneEnd {
         let _ = t;
-        self.interp.transit(exit, enter, leaf);
+        self.interp.transit(exit, enter, leaf, word);
         LaneEnd::Transited(exit, enter)
     }
 
@@ -134,11 +166,15 @@ impl<'a, D: 'static, E: ChartEvent> Lane<'a, D, E> {
         self.interp.microstep_of(t);
     }
 
-    /// Whether the macrostep is over after `microsteps` microsteps (0 or 1).
+    /// Whether the macrostep is over after `microsteps` microsteps (0 or 1) that exited
+    /// and entered nothing.
     #[inline(always)]
     pub fn end(&mut self, microsteps: usize) -> LaneEnd {
-        if self.interp.ctx.internal.is_empty() && self.interp.running {
+        if !self.busy {
+            // Nothing was raised, and only entering a top-level `<final>` stops a machine.
             LaneEnd::Ended
+        } else if self.interp.ctx.internal.is_empty() && self.interp.running {
+            LaneEnd::Recorded
         } else {
             LaneEnd::Continue(microsteps)
         }
@@ -159,7 +195,7 @@ impl<'a, D: 'static, E: ChartEvent> Lane<'a, D, E> {
     /// hits it, and the precomputed macrosteps skip the ring as well).
     #[inline(always)]
     fn noted(&mut self, t: TransitionIndex) {
-        if !self.interp.ctx.internal.is_empty() {
+        if self.busy && !self.interp.ctx.internal.is_empty() {
             self.interp.note_microstep(t);
         }
     }

@@ -42,7 +42,7 @@ pub use fast_path::{check_quiet_steps, event_names, FastPathCache};
 pub use invoke::{spawn, InvokeStart, Session};
 pub use machine::{Machine, WeakMachine, DEFAULT_MAX_STEPS_PER_CALL};
 pub use observers::Connection;
-pub use owned::Core;
+pub use owned::{Core, Events, Observer, States};
 pub use snapshot::{PendingEvent, Snapshot, SnapshotError};
 pub use tables::{
     Block, BlockIndex, Chart, Condition, ConditionIndex, DataItem, Domain, DoneData, DoneDataIndex,
@@ -73,7 +73,7 @@ pub mod __private {
     /// The version of the interface between generated code and this runtime; the generator
     /// writes it into every file it generates. Raised whenever generated code and the
     /// runtime must change together.
-    pub const INTERFACE: u32 = 2;
+    pub const INTERFACE: u32 = 3;
 
     /// Fails the build (a constant evaluation error) when the generated code calling it was
     /// written for another runtime interface than this one:

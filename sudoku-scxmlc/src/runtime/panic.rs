@@ -47,7 +47,7 @@ struct InChartCode;
 impl InChartCode {
     #[inline]
     fn enter() -> Self {
-        IN_CHART_CODE.with(|c| c.set(c.get() + 1));
+        IN_CHART_CODE.with(|c| c.set(c.get().wrapping_add(1)));
         InChartCode
     }
 }
@@ -55,7 +55,9 @@ impl InChartCode {
 impl Drop for InChartCode {
     #[inline]
     fn drop(&mut self) {
-        IN_CHART_CODE.with(|c| c.set(c.get().saturating_sub(1)));
+        // Balanced with `enter` (drop runs on unwinding too), so this undoes its `+ 1`
+        // exactly: around chart code that cannot panic the two fold away.
+        IN_CHART_CODE.with(|c| c.set(c.get().wrapping_sub(1)));
     }
 }
 

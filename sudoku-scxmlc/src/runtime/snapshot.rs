@@ -257,6 +257,7 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
         for s in configuration {
             self.ctx.configuration.insert(s);
         }
+        self.leaf_hint = self.ctx.configuration.last().unwrap_or(0);
         for (h, values) in history {
             self.set_history(h, values);
         }

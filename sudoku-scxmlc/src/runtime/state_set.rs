@@ -58,6 +58,62 @@ impl StateSet {
         }
     }
 
+    /// Removes the states of `exit`, then adds those of `enter` (a precomputed microstep's
+    /// lists): one look at the words for both lists.
+    #[inline(always)]
+    pub(crate) fn exchange(&mut self, exit: &[StateIndex], enter: &[StateIndex]) {
+        let words = &mut self.words[..];
+        // All in the first word (a chart of at most 64 states, or a move among its first
+        // 64): one read and one write of it (for constant lists, constant masks).
+        let (mut clear, mut set, mut first) = (0u64, 0u64, true);
+        for &s in exit {
+            first &= s < 64;
+            clear |= 1u64.wrapping_shl(s);
+        }
+        for &s in enter {
+            first &= s < 64;
+            set |= 1u64.wrapping_shl(s);
+        }
+        if first {
+            if let Some(word) = words.first_mut() {
+                *word = (*word & !clear) | set;
+                return;
+            }
+        }
+        let mut grow = false;
+        for &s in exit {
+            let (w, b) = split(s);
+            if let Some(word) = words.get_mut(w) {
+                *word &= !(1 << b);
+            }
+        }
+        for &s in enter {
+            let (w, b) = split(s);
+            match words.get_mut(w) {
+                Some(word) => *word |= 1 << b,
+                None => grow = true,
+            }
+        }
+        if grow {
+            for &s in enter {
+                self.insert(s);
+            }
+        }
+    }
+
+    /// Makes the set exactly the states of the bits of `word` when the set has one word
+    /// (indices below 64); returns whether it did (otherwise nothing changed).
+    #[inline(always)]
+    pub(crate) fn set_only_word(&mut self, word: u64) -> bool {
+        match &mut self.words[..] {
+            [only] => {
+                *only = word;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Removes every state, keeping the allocation.
     pub(crate) fn clear(&mut self) {
         self.words.iter_mut().for_each(|w| *w = 0);
@@ -194,6 +250,29 @@ mod tests {
             s.insert(i);
         }
         s
+    }
+
+    #[test]
+    fn exchange_removes_the_exits_then_adds_the_entries() {
+        let mut s = StateSet::with_capacity(70);
+        s.insert(1);
+        s.insert(65);
+        s.exchange(&[65, 1], &[2, 66]);
+        assert_eq!(s.iter().collect::<Vec<_>>(), [2, 66]);
+        // A state both exited and entered (a transition that leaves and re-enters it) is in.
+        s.exchange(&[66, 2], &[2]);
+        assert_eq!(s.iter().collect::<Vec<_>>(), [2]);
+        // The whole set as one word, when it has one.
+        let mut one = StateSet::with_capacity(10);
+        one.insert(7);
+        assert!(one.set_only_word(0b1010));
+        assert_eq!(one.iter().collect::<Vec<_>>(), [1, 3]);
+        assert!(!s.set_only_word(1));
+        assert_eq!(s.iter().collect::<Vec<_>>(), [2]);
+        // Beyond the words it has, the set grows.
+        let mut small = set(&[3]);
+        small.exchange(&[3], &[130, 4]);
+        assert_eq!(small.iter().collect::<Vec<_>>(), [4, 130]);
     }
 
     #[test]

@@ -5,7 +5,8 @@ use super::code::{parse_code, CodeKind};
 use super::{is_event_name, is_system_variable, Validator};
 use crate::chart::DatamodelKind;
 use crate::chart::{
-    Block, Code, Content, Delay, DoneData, Exec, Location, LocationRoot, Param, Send, Value,
+    AssignValue, Block, Code, Content, Delay, DoneData, Exec, Location, LocationRoot, Param, Send,
+    Value,
 };
 use crate::diagnostic::{Diagnostic, Span};
 use crate::parse::{Attribute, Element};
@@ -161,16 +162,18 @@ impl<'a> Validator<'a> {
                 let location = self.location(loc);
                 let chart = e.elements().find(|c| c.is_scxml() && c.name == "scxml");
                 let expr = if let Some(root) = chart {
-                    self.chart_value(root)
+                    self.chart_value(root).map(AssignValue::Expr)
+                } else if let Some(xml) = self.assign_xml(e) {
+                    xml
                 } else {
                     match (
                         e.attr("expr"),
                         e.text().filter(|t| !t.text.trim().is_empty()),
                     ) {
-                        (Some(x), None) => self.code_attr(x, CodeKind::Expr),
+                        (Some(x), None) => self.code_attr(x, CodeKind::Expr).map(AssignValue::Expr),
                         (None, Some(t)) if self.datamodel != DatamodelKind::Null => {
                             match self.chart_code(&t.text, t.span, CodeKind::Expr) {
-                                Ok(c) => Some(c),
+                                Ok(c) => Some(AssignValue::Expr(c)),
                                 Err(d) => {
                                     self.diags.push(d);
                                     None
@@ -189,7 +192,7 @@ impl<'a> Validator<'a> {
                 };
                 Some(Exec::Assign {
                     location: location?,
-                    expr: expr?,
+                    value: expr?,
                     line,
                     column,
                 })
@@ -338,6 +341,31 @@ impl<'a> Validator<'a> {
             line,
             column: self.column(e.span),
         })
+    }
+
+    /// The inline XML of an `<assign>` (a child element, in the ECMAScript datamodel): `None`
+    /// when there is none, so that `expr` or text decides; `Some(None)` when it is reported
+    /// wrong (beside `expr` or text, or more than one element).
+    #[cfg(feature = "ecmascript")]
+    fn assign_xml(&mut self, e: &Element) -> Option<Option<AssignValue>> {
+        if self.datamodel != DatamodelKind::EcmaScript || e.elements().next().is_none() {
+            return None;
+        }
+        if e.attr("expr").is_some() {
+            self.error(
+                e.span,
+                "`<assign>` has both `expr` and content: XML content is the value",
+            );
+            return Some(None);
+        }
+        // XML content: a new DOM document at the location, as `<data>` makes one (B.2.2).
+        Some(self.inline_xml(e).map(AssignValue::Xml))
+    }
+
+    /// Without the ECMAScript datamodel no `<assign>` holds XML.
+    #[cfg(not(feature = "ecmascript"))]
+    fn assign_xml(&mut self, _: &Element) -> Option<Option<AssignValue>> {
+        None
     }
 
     fn params(&mut self, e: &Element) -> (Vec<Param>, Option<Content>) {

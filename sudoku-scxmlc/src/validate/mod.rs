@@ -399,9 +399,10 @@ impl<'a> Validator<'a> {
                 }
                 continue; // elements of other namespaces are ignored (SCXML 1.0, 3.1)
             }
-            // ECMAScript: the XML content of `<data>` and `<content>` is any XML (B.2.2).
-            let xml_content =
-                self.datamodel == DatamodelKind::EcmaScript && matches!(e.name, "data" | "content");
+            // ECMAScript: the XML content of `<data>`, `<content>` and `<assign>` is any XML
+            // (B.2.2).
+            let xml_content = self.datamodel == DatamodelKind::EcmaScript
+                && matches!(e.name, "data" | "content" | "assign");
             if !children.contains(&child.name) && !xml_content {
                 let hint = if rules::rules(child.name).is_none() {
                     format!("`<{}>` is not an SCXML element", child.name)

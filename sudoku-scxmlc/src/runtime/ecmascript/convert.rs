@@ -122,8 +122,21 @@ unsafe fn to_js_raw(ctx: &Ctx<'_>, value: &Value, depth: usize) -> rquickjs::Res
 /// A value nested deeper than [`MAX_DEPTH`] (a cycle, say), or a property QuickJS cannot
 /// read (a getter that throws): the message says which.
 pub fn to_json(value: &JsValue<'_>) -> Result<Value, String> {
-    // SAFETY: `value` is a live value of its context.
-    unsafe { convert_raw(value.ctx(), value.as_raw(), 0) }
+    let ctx = value.ctx();
+    let c = ctx.as_raw().as_ptr();
+    // SAFETY: `value` is a live value of its context; the atom is a new reference, freed here.
+    unsafe {
+        if let Some(v) = scalar(value.as_raw()) {
+            return Ok(v);
+        }
+        let length = qjs::JS_NewAtomLen(c, c"length".as_ptr(), 6);
+        if length == 0 {
+            return Err("QuickJS could not make the atom `length`".to_owned());
+        }
+        let v = convert_raw(ctx, value.as_raw(), 0, length);
+        qjs::JS_FreeAtom(c, length);
+        v
+    }
 }
 
 /// `raw` (a value of `ctx`, borrowed) as JSON. Scalars, strings and arrays are read with
@@ -132,7 +145,12 @@ pub fn to_json(value: &JsValue<'_>) -> Result<Value, String> {
 ///
 /// # Safety
 /// `raw` is a valid value of `ctx`, alive for the call.
-unsafe fn convert_raw(ctx: &Ctx<'_>, raw: qjs::JSValue, depth: usize) -> Result<Value, String> {
+unsafe fn convert_raw(
+    ctx: &Ctx<'_>,
+    raw: qjs::JSValue,
+    depth: usize,
+    length: qjs::JSAtom,
+) -> Result<Value, String> {
     if depth > MAX_DEPTH {
         return Err(format!(
             "the value is nested deeper than {MAX_DEPTH} levels (or refers to itself)"
@@ -156,16 +174,17 @@ unsafe fn convert_raw(ctx: &Ctx<'_>, raw: qjs::JSValue, depth: usize) -> Result<
                 qjs::JS_FreeCString(c, text);
                 Ok(Value::String(s))
             }
-            qjs::JS_TAG_OBJECT if qjs::JS_IsArray(raw) => convert_array(ctx, raw, depth),
+            qjs::JS_TAG_OBJECT if qjs::JS_IsArray(raw) => convert_array(ctx, raw, depth, length),
             _ => {
                 let value = JsValue::from_raw(ctx.clone(), qjs::JS_DupValue(c, raw));
-                convert_object(&value, depth)
+                convert_object(&value, depth, length)
             }
         }
     }
 }
 
-/// An array (`raw`, borrowed, `JS_IsArray`) as JSON: its length read once, then each element
+/// An array (`raw`, borrowed, `JS_IsArray`) as JSON: its length read once (`length`: the atom
+/// `length`; an integer as QuickJS keeps it, any other value through `JS_GetLength`), then each element
 /// with `JS_GetPropertyInt64` (QuickJS's fast path for dense arrays, a hole or an inherited
 /// index through the prototype chain). Integers (QuickJS's `JS_TAG_INT`, most numbers in
 /// practice) become JSON integers without a float round trip, and nested arrays (grids) are
@@ -173,7 +192,12 @@ unsafe fn convert_raw(ctx: &Ctx<'_>, raw: qjs::JSValue, depth: usize) -> Result<
 ///
 /// # Safety
 /// As [`convert_raw`]; `raw` is an array.
-unsafe fn convert_array(ctx: &Ctx<'_>, raw: qjs::JSValue, depth: usize) -> Result<Value, String> {
+unsafe fn convert_array(
+    ctx: &Ctx<'_>,
+    raw: qjs::JSValue,
+    depth: usize,
+    length: qjs::JSAtom,
+) -> Result<Value, String> {
     if depth > MAX_DEPTH {
         return Err(format!(
             "the value is nested deeper than {MAX_DEPTH} levels (or refers to itself)"
@@ -183,9 +207,15 @@ unsafe fn convert_array(ctx: &Ctx<'_>, raw: qjs::JSValue, depth: usize) -> Resul
     // SAFETY: the caller's promise; each element read is a new reference, freed here (an
     // integer holds none).
     unsafe {
+        let n = qjs::JS_GetProperty(c, raw, length);
         let mut len = 0i64;
-        if qjs::JS_GetLength(c, raw, &mut len) < 0 {
-            return Err("an array whose length could not be read".to_owned());
+        if qjs::JS_VALUE_GET_TAG(n) == qjs::JS_TAG_INT {
+            len = i64::from(qjs::JS_VALUE_GET_INT(n));
+        } else {
+            qjs::JS_FreeValue(c, n);
+            if qjs::JS_GetLength(c, raw, &mut len) < 0 {
+                return Err("an array whose length could not be read".to_owned());
+            }
         }
         let len = len.max(0);
         // Reserved up front for all but absurd lengths (a sparse `a[1e9] = 1`), which grow.
@@ -199,26 +229,27 @@ unsafe fn convert_array(ctx: &Ctx<'_>, raw: qjs::JSValue, depth: usize) -> Resul
         while written < reserved {
             let item = qjs::JS_GetPropertyInt64(c, raw, written as i64);
             let tag = qjs::JS_VALUE_GET_TAG(item);
-            let v = if tag == qjs::JS_TAG_INT {
-                Value::Number(Number::from(qjs::JS_VALUE_GET_INT(item)))
+            // `written < reserved`, the capacity. Each branch writes its own value: merged,
+            // the integer's write would copy a whole `Value` (the other branch's shape).
+            if tag == qjs::JS_TAG_INT {
+                let n = Number::from(qjs::JS_VALUE_GET_INT(item));
+                slots.add(written).write(Value::Number(n));
             } else {
-                match element(ctx, item, tag, written as i64, depth) {
-                    Ok(v) => v,
+                match element(ctx, item, tag, written as i64, depth, length) {
+                    Ok(v) => slots.add(written).write(v),
                     Err(e) => {
                         items.set_len(written);
                         return Err(e);
                     }
                 }
-            };
-            // `written < reserved`, the capacity.
-            slots.add(written).write(v);
+            }
             written += 1;
         }
         items.set_len(written);
         for i in reserved as i64..len {
             let item = qjs::JS_GetPropertyInt64(c, raw, i);
             let tag = qjs::JS_VALUE_GET_TAG(item);
-            items.push(element(ctx, item, tag, i, depth)?);
+            items.push(element(ctx, item, tag, i, depth, length)?);
         }
         Ok(Value::Array(items))
     }
@@ -236,6 +267,7 @@ unsafe fn element(
     tag: i32,
     i: i64,
     depth: usize,
+    length: qjs::JSAtom,
 ) -> Result<Value, String> {
     // SAFETY: the caller's promise; `item` is freed here.
     unsafe {
@@ -246,9 +278,9 @@ unsafe fn element(
             return Err(format!("element {i} could not be read (a getter threw)"));
         }
         let v = if tag == qjs::JS_TAG_OBJECT && qjs::JS_IsArray(item) {
-            convert_array(ctx, item, depth + 1)
+            convert_array(ctx, item, depth + 1, length)
         } else {
-            convert_raw(ctx, item, depth + 1)
+            convert_raw(ctx, item, depth + 1, length)
         };
         qjs::JS_FreeValue(ctx.as_raw().as_ptr(), item);
         v
@@ -256,10 +288,10 @@ unsafe fn element(
 }
 
 /// An object (not an array), a symbol, a function or a big integer as JSON.
-fn convert_object(value: &JsValue<'_>, depth: usize) -> Result<Value, String> {
+fn convert_object(value: &JsValue<'_>, depth: usize, length: qjs::JSAtom) -> Result<Value, String> {
     let convert = |v: &JsValue<'_>, depth: usize| {
         // SAFETY: `v` is a live value of its context.
-        unsafe { convert_raw(v.ctx(), v.as_raw(), depth) }
+        unsafe { convert_raw(v.ctx(), v.as_raw(), depth, length) }
     };
     Ok(match value.type_of() {
         Type::Object | Type::Exception | Type::Proxy | Type::Array => {

@@ -12,7 +12,8 @@
 //! - one global variable per `<data id>`, declared (as `undefined`) when the machine is
 //!   created and assigned by early or late binding;
 //! - `_event` (`name`, `type`, `sendid`, `origin`, `origintype`, `invokeid`, `data`; a field
-//!   without a value is `undefined`, and so is `_event` before the first event),
+//!   without a value is `undefined`, inherited from one prototype, and so is `_event` before
+//!   the first event),
 //!   `_sessionid`, `_name` and `_ioprocessors`, all read-only: an `<assign>` to them raises
 //!   `error.execution`;
 //! - `In(id)`, whether the state `id` is active.
@@ -27,8 +28,11 @@
 
 mod convert;
 pub mod dom;
+mod event;
 
 pub use convert::{to_js, to_json, MAX_DEPTH};
+
+use event::{event_object, event_proto, new_object, EventTemplate, EVENT_FIELDS, EVENT_TYPES};
 
 use super::{ChartEvent, Context, Envelope, EventKind, ExecError};
 use rquickjs::{
@@ -82,9 +86,14 @@ struct Host {
     /// The names of `_event`'s fields as atoms of the machine's runtime ([`EVENT_FIELDS`]),
     /// made once; freed by [`Js`]'s `drop`.
     atoms: Cell<[qjs::JSAtom; 7]>,
-    /// Objects with the first 1, 2, ... 7 fields of `_event`, kept so that QuickJS keeps the
-    /// shapes (hidden classes) of those field lists: each new `_event` then finds them in
-    /// its shape table instead of making (and freeing) seven shapes per event.
+    /// The values of `_event.type` (`platform`, `internal`, `external`: [`EVENT_TYPES`]) as
+    /// atoms, whose strings each `_event` shares; freed by [`Js`]'s `drop`.
+    types: Cell<[qjs::JSAtom; 3]>,
+    /// First the prototype of every `_event` ([`event_proto`]), then an empty plain object
+    /// and objects with `_event`'s first 0, 1, 2, 3 own fields (`name`, `type`, `data`), kept
+    /// so that QuickJS keeps the shapes (hidden classes) of those field lists: each new
+    /// `_event` (and its data object) then finds them in its shape table instead of making
+    /// (and freeing) its shapes per event.
     shapes: RefCell<Vec<Persistent<JsValue<'static>>>>,
     /// The getter of `_event`, to put back when the event changes; taken by [`Js`]'s `drop`
     /// (it holds this `Host`).
@@ -98,7 +107,7 @@ struct Host {
 
 /// Builds `_event` for an erased `Context<E>`.
 type BuildEvent =
-    for<'js> fn(*const (), &Ctx<'js>, &[qjs::JSAtom; 7]) -> Result<JsValue<'js>, ExecError>;
+    for<'js> fn(*const (), &Ctx<'js>, &EventTemplate<'js>) -> Result<JsValue<'js>, ExecError>;
 
 fn never_in(_: *const (), _: &str) -> bool {
     false
@@ -111,7 +120,7 @@ fn no_serial(_: *const ()) -> u64 {
 fn no_event<'js>(
     _: *const (),
     c: &Ctx<'js>,
-    _: &[qjs::JSAtom; 7],
+    _: &EventTemplate<'js>,
 ) -> Result<JsValue<'js>, ExecError> {
     Ok(JsValue::new_undefined(c.clone()))
 }
@@ -127,13 +136,13 @@ fn serial<E: ChartEvent>(context: *const ()) -> u64 {
 fn build_event<'js, E: ChartEvent>(
     context: *const (),
     c: &Ctx<'js>,
-    atoms: &[qjs::JSAtom; 7],
+    template: &EventTemplate<'js>,
 ) -> Result<JsValue<'js>, ExecError> {
     // SAFETY: as for `serial`.
     let context = unsafe { &*context.cast::<Context<E>>() };
     match context.current() {
         Envelope::Empty => Ok(JsValue::new_undefined(c.clone())),
-        _ => event_object(c, context, atoms),
+        _ => event_object(c, context, template),
     }
 }
 
@@ -154,7 +163,16 @@ impl Host {
                 return v.clone().restore(c);
             }
         }
-        let value = (self.build_event.get())(context, c, &self.atoms.get())
+        let proto = match self.shapes.borrow().first() {
+            Some(p) => p.clone().restore(c)?,
+            None => JsValue::new_null(c.clone()),
+        };
+        let template = EventTemplate {
+            atoms: self.atoms.get(),
+            types: self.types.get(),
+            proto,
+        };
+        let value = (self.build_event.get())(context, c, &template)
             .map_err(|e| rquickjs::Exception::throw_internal(c, &e.to_string()))?;
         *self.event_cache.borrow_mut() = Some((serial, Persistent::save(c, value.clone())));
         self.make_plain(c, &value, serial);
@@ -288,7 +306,12 @@ impl Drop for Js {
         self.host.getter.borrow_mut().take();
         let atoms = self.host.atoms.get();
         self.context.with(|c| {
-            for atom in atoms.into_iter().chain([self.host.event_atom.get()]) {
+            let types = self.host.types.get();
+            for atom in atoms
+                .into_iter()
+                .chain(types)
+                .chain([self.host.event_atom.get()])
+            {
                 // SAFETY: each atom was made by `JS_NewAtomLen` in `new`, freed once here.
                 unsafe { qjs::JS_FreeAtom(c.as_raw().as_ptr(), atom) };
             }
@@ -315,6 +338,7 @@ impl Js {
             build_event: Cell::new(no_event),
             event_cache: RefCell::new(None),
             atoms: Cell::new([0; 7]),
+            types: Cell::new([0; 3]),
             shapes: RefCell::new(Vec::new()),
             getter: RefCell::new(None),
             event_atom: Cell::new(0),
@@ -326,17 +350,31 @@ impl Js {
             host.atoms.set(EVENT_FIELDS.map(|name| unsafe {
                 qjs::JS_NewAtomLen(raw, name.as_ptr().cast(), name.len() as _)
             }));
+            // SAFETY: as for the field atoms.
+            host.types.set(EVENT_TYPES.map(|name| unsafe {
+                qjs::JS_NewAtomLen(raw, name.as_ptr().cast(), name.len() as _)
+            }));
             let atoms = host.atoms.get();
-            let shapes = (1..=atoms.len())
-                .filter_map(|n| {
-                    let fields = atoms[..n]
-                        .iter()
-                        .map(|&a| (a, JsValue::new_undefined(c.clone())));
-                    new_object(&c, fields).ok()
-                })
-                .map(|o| Persistent::save(&c, o))
-                .collect();
-            *host.shapes.borrow_mut() = shapes;
+            if let Ok(proto) = event_proto(&c, &atoms) {
+                let own = [atoms[0], atoms[1], atoms[6]];
+                // From no field on: the empty shapes, of `_event` and of a plain object (the
+                // start of every object `_event.data` is made of), are kept too.
+                // SAFETY: `JS_NewObject` returns a new reference (or the exception marker).
+                let plain = unsafe { JsValue::from_raw(c.clone(), qjs::JS_NewObject(raw)) };
+                let shapes: Vec<_> = (0..=own.len())
+                    .filter_map(|n| {
+                        let fields = own[..n]
+                            .iter()
+                            .map(|&a| (a, JsValue::new_undefined(c.clone())));
+                        new_object(&c, &proto, fields).ok()
+                    })
+                    .collect();
+                *host.shapes.borrow_mut() = [proto, plain]
+                    .into_iter()
+                    .chain(shapes)
+                    .map(|o| Persistent::save(&c, o))
+                    .collect();
+            }
             let globals = c.globals();
             for id in ids {
                 // A `var`: a property of the global object that `delete` cannot remove.
@@ -435,15 +473,14 @@ impl Js {
     /// Evaluates the expression `s`.
     fn eval<'js>(&self, c: &Ctx<'js>, s: &Snippet) -> Result<JsValue<'js>, ExecError> {
         let f = self.compiled(c, s)?;
-        let f = f.as_function().ok_or_else(|| not_compiled(s))?;
-        f.call::<_, JsValue>(()).catch(c).map_err(thrown)
+        call(c, &f, &mut []).ok_or_else(|| not_compiled(s))?
     }
 
     /// Stores `value` at the location (or new variable) `s`.
     fn store<'js>(&self, c: &Ctx<'js>, s: &Snippet, value: JsValue<'js>) -> Result<(), ExecError> {
         let f = self.compiled(c, s)?;
-        let f = f.as_function().ok_or_else(|| not_compiled(s))?;
-        f.call::<_, ()>((value,)).catch(c).map_err(thrown)
+        call(c, &f, &mut [value.as_raw()]).ok_or_else(|| not_compiled(s))??;
+        Ok(())
     }
 
     /// A `cond`: the expression's value converted by ECMAScript's ToBoolean.
@@ -521,6 +558,10 @@ impl Js {
     pub fn script<E: ChartEvent>(&self, ctx: &Context<E>, s: &Snippet) -> Result<(), ExecError> {
         self.enter(ctx, |c| {
             let code = self.compiled(c, s)?;
+            // A script that declares nothing was compiled into a function (see `compile`).
+            if let Some(result) = call(c, &code, &mut []) {
+                return result.map(drop);
+            }
             let raw = c.as_raw().as_ptr();
             // SAFETY: `code` is the bytecode `compile` made in this context; JS_EvalFunction
             // consumes the reference it is given, so it gets a new one.
@@ -624,137 +665,6 @@ impl Js {
     }
 }
 
-/// The names of the fields of `_event` (SCXML 1.0, 5.10.1), in the order [`event_object`]
-/// sets them.
-const EVENT_FIELDS: [&str; 7] = [
-    "name",
-    "type",
-    "sendid",
-    "origin",
-    "origintype",
-    "invokeid",
-    "data",
-];
-
-/// The fields of `_event` read from the envelope, borrowing its JSON payload when it has one.
-struct EventFields<'a> {
-    name: &'a str,
-    kind: EventKind,
-    sendid: Option<std::borrow::Cow<'a, str>>,
-    origin: Option<std::borrow::Cow<'a, str>>,
-    origintype: Option<&'a str>,
-    invokeid: Option<&'a str>,
-    data: &'a Value,
-}
-
-impl<'a> EventFields<'a> {
-    fn of<E: ChartEvent>(ctx: &'a Context<E>) -> Self {
-        use super::envelope::Origin;
-        use std::borrow::Cow;
-        if let Envelope::Typed(e, meta) = ctx.current() {
-            if let Some(data) = e.json_payload() {
-                let (origin, origintype) = match &meta.origin {
-                    Origin::None => (None, None),
-                    Origin::OwnSession => (
-                        Some(Cow::Owned(format!("#_scxml_{}", ctx.session_id()))),
-                        Some(super::context::SCXML_PROCESSOR),
-                    ),
-                    Origin::Text(text) => (text.0.as_deref().map(Cow::Borrowed), text.1.as_deref()),
-                };
-                return EventFields {
-                    name: e.name(),
-                    kind: meta.kind,
-                    sendid: meta.sendid.text().map(Cow::Owned),
-                    origin,
-                    origintype,
-                    invokeid: meta.invokeid.as_deref(),
-                    data,
-                };
-            }
-        }
-        let e = ctx.event();
-        EventFields {
-            name: &e.name,
-            kind: e.kind,
-            sendid: e.sendid.as_deref().map(Cow::Borrowed),
-            origin: e.origin.as_deref().map(Cow::Borrowed),
-            origintype: e.origintype.as_deref(),
-            invokeid: e.invokeid.as_deref(),
-            data: &e.data,
-        }
-    }
-}
-
-/// `_event` as an object with the seven fields of SCXML 1.0, 5.10.1 (`atoms`: their names,
-/// [`EVENT_FIELDS`]).
-fn event_object<'js, E: ChartEvent>(
-    c: &Ctx<'js>,
-    ctx: &Context<E>,
-    atoms: &[qjs::JSAtom; 7],
-) -> Result<JsValue<'js>, ExecError> {
-    let e = EventFields::of(ctx);
-    let kind = match e.kind {
-        EventKind::Platform => "platform",
-        EventKind::Internal => "internal",
-        EventKind::External => "external",
-    };
-    let text = |v: Option<&str>| -> rquickjs::Result<JsValue<'js>> {
-        match v {
-            Some(s) => Ok(rquickjs::String::from_str(c.clone(), s)?.into_value()),
-            None => Ok(JsValue::new_undefined(c.clone())),
-        }
-    };
-    let data = match e.data {
-        Value::Null => JsValue::new_undefined(c.clone()),
-        d => to_js(c, d).map_err(engine)?,
-    };
-    let values = (|| -> rquickjs::Result<[JsValue<'js>; 7]> {
-        Ok([
-            text(Some(e.name))?,
-            text(Some(kind))?,
-            text(e.sendid.as_deref())?,
-            text(e.origin.as_deref())?,
-            text(e.origintype)?,
-            text(e.invokeid)?,
-            data,
-        ])
-    })()
-    .map_err(engine)?;
-    new_object(c, atoms.iter().copied().zip(values)).map_err(engine)
-}
-
-/// A new plain object with the members `fields` (name atom, value), defined in order as
-/// writable, enumerable and configurable own properties (as an object literal makes them).
-fn new_object<'js>(
-    c: &Ctx<'js>,
-    fields: impl Iterator<Item = (qjs::JSAtom, JsValue<'js>)>,
-) -> rquickjs::Result<JsValue<'js>> {
-    let p = c.as_raw().as_ptr();
-    // SAFETY: `JS_NewObject` returns a new reference (or the exception marker), which
-    // `from_raw` takes over; `JS_DefinePropertyValue` takes over one reference of each value
-    // (a new one: the iterator's drops its own). Defining own members skips the prototype
-    // chain's lookup for setters that storing them would do.
-    let object = unsafe { JsValue::from_raw(c.clone(), qjs::JS_NewObject(p)) };
-    if object.is_exception() {
-        return Err(rquickjs::Error::Exception);
-    }
-    for (atom, v) in fields {
-        let done = unsafe {
-            qjs::JS_DefinePropertyValue(
-                p,
-                object.as_raw(),
-                atom,
-                qjs::JS_DupValue(p, v.as_raw()),
-                qjs::JS_PROP_C_W_E as i32,
-            )
-        };
-        if done < 0 {
-            return Err(rquickjs::Error::Exception);
-        }
-    }
-    Ok(object)
-}
-
 /// Compiles a snippet (SyntaxErrors were reported at build time; one here is an error of
 /// the evaluation).
 fn compile<'js>(c: &Ctx<'js>, s: &Snippet) -> Result<JsValue<'js>, ExecError> {
@@ -770,9 +680,70 @@ fn compile<'js>(c: &Ctx<'js>, s: &Snippet) -> Result<JsValue<'js>, ExecError> {
                 s.text
             )
         }
+        SnippetKind::Script if declares_nothing(s.text) => {
+            format!("(function () {{\n{}\n}})", s.text)
+        }
         SnippetKind::Script => return compile_global(c, s.text, s.line),
     };
     c.eval::<JsValue, _>(source).catch(c).map_err(thrown)
+}
+
+/// Whether the global code `text` runs the same as the body of a sloppy-mode function
+/// called with `this` undefined (which is then the global object): true when none of its
+/// words is one that declares (`var`, `let`, `const`, `function`, `class`), or that means
+/// something else inside a function (`this`, `arguments`, `return`, a direct `eval`).
+/// Words inside strings and comments count too, which only ever answers false. Such a
+/// `<script>` is compiled into a function once and called, instead of instantiating its global
+/// code again on every run.
+fn declares_nothing(text: &str) -> bool {
+    const WORDS: [&str; 9] = [
+        "var",
+        "let",
+        "const",
+        "function",
+        "class",
+        "this",
+        "arguments",
+        "return",
+        "eval",
+    ];
+    text.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == '$'))
+        .all(|word| !WORDS.contains(&word))
+}
+
+/// Calls the compiled snippet `f` with `args` (borrowed) and `this` undefined: `None` when `f`
+/// is no function, else its result or what it threw.
+fn call<'js>(
+    c: &Ctx<'js>,
+    f: &JsValue<'js>,
+    args: &mut [qjs::JSValue],
+) -> Option<Result<JsValue<'js>, ExecError>> {
+    if !f.is_function() {
+        return None;
+    }
+    let p = c.as_raw().as_ptr();
+    // SAFETY: `f` and `args` are live values of this context, borrowed for the call;
+    // `JS_Call` returns a new reference (or the exception marker), which `from_raw` takes over.
+    let result = unsafe {
+        JsValue::from_raw(
+            c.clone(),
+            qjs::JS_Call(
+                p,
+                f.as_raw(),
+                qjs::JS_UNDEFINED,
+                args.len() as i32,
+                args.as_mut_ptr(),
+            ),
+        )
+    };
+    Some(if result.is_exception() {
+        Err(thrown(CaughtError::from_error(
+            c,
+            rquickjs::Error::Exception,
+        )))
+    } else {
+        Ok(result)
+    })
 }
 
 /// Global code compiled but not run (`JS_EVAL_FLAG_COMPILE_ONLY`): its bytecode.

@@ -3,7 +3,7 @@
 //! observers.
 
 use super::{Machine, ProcessingGuard};
-use crate::runtime::envelope::{ChartEvent, Envelope, Meta, Origin, SendId};
+use crate::runtime::envelope::{ChartEvent, Envelope, Meta};
 use crate::runtime::interpreter::Notification;
 use crate::runtime::lane::{Lane, LaneEnd};
 use crate::runtime::observers::Observers;
@@ -16,21 +16,6 @@ pub(super) const LANE_CLOSED: u8 = 0;
 pub(super) const LANE_OPEN: u8 = 1;
 /// [`Shared::lane`](super::Shared::lane): a lane step or its delivery runs.
 pub(super) const LANE_RUNNING: u8 = 2;
-
-/// Whether `meta` is that of an external event submitted by the host (no send id, origin or
-/// invoke id): the only kind the lane takes, as it does not keep the metadata.
-#[inline(always)]
-pub(super) fn is_plain_external(meta: &Meta) -> bool {
-    matches!(
-        meta,
-        Meta {
-            kind: EventKind::External,
-            sendid: SendId::None,
-            origin: Origin::None,
-            invokeid: None,
-        }
-    )
-}
 
 impl<C: Chart> Machine<C> {
     /// [`submit`](Self::submit) of the chart's typed event: the quiet move, the lane, or
@@ -80,7 +65,7 @@ impl<C: Chart> Machine<C> {
                 shared.lane.set(LANE_OPEN);
                 return Err(event);
             }
-            LaneEnd::Ended => {}
+            LaneEnd::Ended | LaneEnd::Recorded => {}
             end @ (LaneEnd::Moved | LaneEnd::Transited(..)) => {
                 if let LaneEnd::Transited(exit, enter) = end {
                     moved = Some((exit, enter));

@@ -2,8 +2,9 @@
 //! or generated macrostep at once, or through the external queue), the loop that processes
 //! queued work, and the delivery of what each step recorded to the observers.
 
-use super::lane::{is_plain_external, LANE_CLOSED, LANE_OPEN};
+use super::lane::{LANE_CLOSED, LANE_OPEN};
 use super::{Interp, Machine, ProcessingGuard};
+use crate::runtime::envelope::is_plain_external;
 use crate::runtime::envelope::Envelope;
 use crate::runtime::interpreter::Notification;
 use crate::runtime::observers::{Observers, Watch};

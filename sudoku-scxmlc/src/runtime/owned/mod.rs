@@ -1,7 +1,7 @@
 //! [`Core`]: a running chart owned by its caller, driven through `&mut self`.
 //!
 //! The runtime has two layers over the interpreter (SCXML 1.0, Appendix D, in
-//! `interpreter.rs`):
+//! `interpreter/`):
 //!
 //! * [`Core`] owns the interpreter and its event loop: one call processes what it was given
 //!   (start, an external event, time) to the end and then returns; callbacks hear what
@@ -12,11 +12,18 @@
 //!   back into the machine, `connect_to_state`, `connect_to_event`): it adds the inbox for
 //!   re-entrant calls and the observer lists.
 //!
-//! Both run the same unit of work ([`Interpreter::work_once`]) and the same direct
-//! macrostep for an event nothing waits for (`Interpreter::direct_step`), so they cannot
-//! disagree.
+//! Both run the same unit of work ([`Interpreter::work_once`]), the same direct
+//! macrostep for an event nothing waits for (`Interpreter::direct_step`) and the chart's
+//! typed lane (`runtime/lane.rs`; the core's side is `owned/lane.rs`), so they cannot
+//! disagree. The core's typed [`Observer`] is a type parameter, so that telling it inlines
+//! into the macrostep (`observer.rs`).
 
-use super::envelope::{self, ChartEvent, Envelope, Submission};
+mod lane;
+mod observer;
+
+pub use observer::{Events, Observer, States};
+
+use super::envelope::{self, is_plain_external, ChartEvent, Envelope, Submission};
 use super::interpreter::{Interpreter, Notification};
 use super::snapshot::{Snapshot, SnapshotError};
 use super::{
@@ -133,7 +140,8 @@ impl<E> Default for Callbacks<E> {
 }
 
 /// A running instance of the chart `C`, owned by its caller: the `&mut self` layer of the
-/// runtime (see the [module docs](self)).
+/// runtime (see the [module docs](self)), with the typed observer `O` (`()`: none; see
+/// [`Observer`]).
 ///
 /// Each call ([`start`](Core::start), [`submit`](Core::submit),
 /// [`advance_time`](Core::advance_time), [`stop`](Core::stop)) does its work to the end (the
@@ -142,25 +150,37 @@ impl<E> Default for Callbacks<E> {
 /// after each macrostep, in order. A callback cannot reach the core; to react with an event,
 /// hand it to the owner (a channel, a queue) and submit it after the call.
 ///
-/// `Core<C>` is `Send` when `C`'s datamodel and events are (and `Sync` never matters: every
-/// method that changes it takes `&mut self`). Time is machine time: it moves only by
+/// `Core<C, O>` is `Send` when `C`'s datamodel and events and the observer `O` are (and
+/// `Sync` never matters: every method that changes it takes `&mut self`). An event of the
+/// chart's typed `Event` that the chart's lane covers runs at the call site of
+/// [`submit`](Core::submit) with the observer's calls inlined; everything else takes the
+/// interpreter, with the same effect. Time is machine time: it moves only by
 /// [`advance_time`](Core::advance_time) (`runtime::driver`, feature `tokio`, ties it to a clock).
-pub struct Core<C: Chart> {
+pub struct Core<C: Chart, O = ()> {
     interp: Interpreter<C::Data, C::Event>,
     /// [`start`](Core::start) was called and the machine has not started yet.
     start_requested: bool,
     max_steps_per_call: usize,
     callbacks: Callbacks<C::Event>,
+    /// The typed observer.
+    observer: O,
+    /// Whether the chart's lane may take the next typed event (`owned/lane.rs`): the
+    /// machine runs and nothing is queued or recorded, precomputed steps are on and no
+    /// callback by descriptor string is connected; and whether boxed callbacks of typed
+    /// events or states are (the lane's step tells them; the others hear what the
+    /// interpreter records). `lane::LANE_*`, set again after every call that is not a lane
+    /// step.
+    lane: u8,
 }
 
 // SAFETY: a `Core` owns everything it holds (no `Rc`, no shared cells; its callbacks are
 // `Send` boxes), so moving it to another thread is sound when every value inside is `Send`:
-// the datamodel and events of its chart, and those of the sessions it invokes. The invoked
+// the datamodel and events of its chart, its observer, and those of the sessions it invokes. The invoked
 // sessions are held as `Box<dyn Session>` (not `Send` as a trait object, because an invoked
 // chart's datamodel may not be: the ECMAScript one holds its engine by `Rc`); their concrete
 // types are the interpreters of the charts listed, recursively, in `C::Invoked`, so requiring
 // `C::Invoked: Send` requires exactly those datamodels and events to be `Send`.
-unsafe impl<C: Chart> Send for Core<C>
+unsafe impl<C: Chart, O: Send> Send for Core<C, O>
 where
     C::Data: Send,
     C::Event: Send,
@@ -174,7 +194,7 @@ impl<C: Chart> Default for Core<C> {
     }
 }
 
-impl<C: Chart> fmt::Debug for Core<C> {
+impl<C: Chart, O: Observer<C>> fmt::Debug for Core<C, O> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Core")
             .field("chart", &C::tables().name)
@@ -188,16 +208,10 @@ impl<C: Chart> fmt::Debug for Core<C> {
 
 impl<C: Chart> Core<C> {
     /// A machine that has not started: nothing is active, the datamodel is
-    /// [`Chart::new_data`] until [`start`](Core::start) initialises it.
+    /// [`Chart::new_data`] until [`start`](Core::start) initialises it. It has no typed
+    /// observer ([`with_observer`](Core::with_observer) gives it one).
     pub fn new() -> Self {
-        let mut interp = Interpreter::new(C::tables(), C::new_data());
-        interp.generated = C::STEP;
-        Core {
-            interp,
-            start_requested: false,
-            max_steps_per_call: DEFAULT_MAX_STEPS_PER_CALL,
-            callbacks: Callbacks::default(),
-        }
+        Core::with_observer(())
     }
 
     /// A machine that continues from `snapshot`, as
@@ -207,9 +221,57 @@ impl<C: Chart> Core<C> {
     /// # Errors
     /// As [`Machine::restore`](super::Machine::restore).
     pub fn restore(snapshot: &Snapshot) -> Result<Self, SnapshotError> {
-        let mut core = Core::new();
+        Core::restore_with_observer(snapshot, ())
+    }
+}
+
+impl<C: Chart, O: Observer<C>> Core<C, O> {
+    /// A machine that has not started (as [`new`](Core::new)) whose typed observer is
+    /// `observer`.
+    pub fn with_observer(observer: O) -> Self {
+        let mut interp = Interpreter::new(C::tables(), C::new_data());
+        interp.generated = C::STEP;
+        let mut core = Core {
+            interp,
+            start_requested: false,
+            max_steps_per_call: DEFAULT_MAX_STEPS_PER_CALL,
+            callbacks: Callbacks::default(),
+            observer,
+            lane: lane::LANE_CLOSED,
+        };
+        core.settled();
+        core
+    }
+
+    /// A machine that continues from `snapshot` (as [`restore`](Core::restore)) whose typed
+    /// observer is `observer`.
+    ///
+    /// # Errors
+    /// As [`Machine::restore`](super::Machine::restore).
+    pub fn restore_with_observer(snapshot: &Snapshot, observer: O) -> Result<Self, SnapshotError> {
+        let mut core = Core::with_observer(observer);
         core.interp.restore(snapshot)?;
+        core.settled();
         Ok(core)
+    }
+
+    /// The typed observer.
+    pub fn observer(&self) -> &O {
+        &self.observer
+    }
+
+    /// The typed observer, to change.
+    pub fn observer_mut(&mut self) -> &mut O {
+        &mut self.observer
+    }
+
+    /// Makes precomputed macrosteps and the chart's lane apply (`true`, the default) or
+    /// sends every event through the full interpreter (`false`), as
+    /// [`Machine::set_precomputed_steps`](super::Machine::set_precomputed_steps): the effect
+    /// on the machine is the same either way.
+    pub fn set_precomputed_steps(&mut self, on: bool) {
+        self.interp.precomputed = on;
+        self.settled();
     }
 
     /// The machine's state as a [`Snapshot`] (see [`Machine::snapshot`](super::Machine::snapshot)).
@@ -265,6 +327,7 @@ impl<C: Chart> Core<C> {
         self.start_requested = true;
         self.run(None);
         self.start_requested = !self.interp.started;
+        self.settled();
     }
 
     /// Stops a running machine as [`Machine::stop`](super::Machine::stop) does: invoked
@@ -274,6 +337,7 @@ impl<C: Chart> Core<C> {
         self.record();
         self.interp.stop();
         self.deliver();
+        self.settled();
     }
 
     /// Processes an external event: the chart's typed `Event` or a plain [`Event`] of any
@@ -284,7 +348,12 @@ impl<C: Chart> Core<C> {
     /// [`RuntimeError::EventData`] when the data does not fit the payload type the chart
     /// gives the name; [`RuntimeError::NotRunning`] after the machine stopped. Either way
     /// the event is dropped (and error callbacks hear it too).
+    #[inline(always)]
     pub fn submit(&mut self, event: impl Submission<C::Event>) -> Result<(), RuntimeError> {
+        let event = match event.into_typed() {
+            Ok(e) => return self.submit_typed(e),
+            Err(event) => event,
+        };
         match event.into_envelope() {
             Ok(event) => self.submit_envelope(event),
             Err(refused) => Err(self.refused(&refused.name, refused.reason)),
@@ -313,12 +382,14 @@ impl<C: Chart> Core<C> {
         }
         let target = self.interp.ctx.now.saturating_add(by);
         self.run(Some(target));
+        self.settled();
     }
 
     /// Calls `f(true)` whenever `state` is entered and `f(false)` whenever it is exited,
     /// after the macrostep in which it happened.
     pub fn on_state(&mut self, state: C::State, f: impl FnMut(bool) + Send + 'static) {
         self.callbacks.states.push((C::index(state), Box::new(f)));
+        self.settled();
     }
 
     /// Calls `f(&event)` for every external event of the chart's names that the machine
@@ -326,6 +397,7 @@ impl<C: Chart> Core<C> {
     /// [`Machine::observe`](super::Machine::observe)).
     pub fn observe(&mut self, f: impl FnMut(&C::Event) + Send + 'static) {
         self.callbacks.typed.push(Box::new(f));
+        self.settled();
     }
 
     /// Calls `f(&event)` for every external event the machine dequeues whose name matches
@@ -337,6 +409,7 @@ impl<C: Chart> Core<C> {
             .map(|d| normalize_descriptor(d).to_owned())
             .collect();
         self.callbacks.events.push((descriptors, Box::new(f)));
+        self.settled();
     }
 
     /// Calls `f(&error)` for every [`RuntimeError`] (failed executable content, abandoned
@@ -350,6 +423,7 @@ impl<C: Chart> Core<C> {
     /// `info!` record with target `scxml`.
     pub fn on_log(&mut self, f: impl FnMut(&str, &Value) + Send + 'static) {
         self.callbacks.logs.push(Box::new(f));
+        self.settled();
     }
 
     /// The datamodel.
@@ -414,11 +488,28 @@ impl<C: Chart> Core<C> {
         self.next_deadline().map(|d| d.saturating_sub(now))
     }
 
-    /// Queues or processes an event as it is held.
+    /// Queues or processes an event as it is held: a typed event without metadata by the
+    /// lane where it is open.
     pub(crate) fn submit_envelope(
         &mut self,
         event: Envelope<C::Event>,
     ) -> Result<(), RuntimeError> {
+        match event {
+            Envelope::Typed(e, meta)
+                if self.lane != lane::LANE_CLOSED && is_plain_external(&meta) =>
+            {
+                self.submit_typed(e)
+            }
+            event => {
+                let result = self.process_envelope(event);
+                self.settled();
+                result
+            }
+        }
+    }
+
+    /// [`submit_envelope`](Self::submit_envelope) past the lane.
+    fn process_envelope(&mut self, event: Envelope<C::Event>) -> Result<(), RuntimeError> {
         if self.interp.started && !self.interp.running {
             let name = event.name().to_owned();
             self.interp.not_running(&name);
@@ -502,8 +593,8 @@ impl<C: Chart> Core<C> {
     /// What the interpreter records for the callbacks there are.
     fn record(&mut self) {
         let c = &self.callbacks;
-        self.interp.record_states = !c.states.is_empty();
-        self.interp.record_events = !c.typed.is_empty() || !c.events.is_empty();
+        self.interp.record_states = O::STATES || !c.states.is_empty();
+        self.interp.record_events = O::EVENTS || !c.typed.is_empty() || !c.events.is_empty();
         match (!c.logs.is_empty(), self.interp.ctx.logs.is_some()) {
             (true, false) => self.interp.ctx.logs = Some(Vec::new()),
             (false, true) => self.interp.ctx.logs = None,
@@ -522,6 +613,7 @@ impl<C: Chart> Core<C> {
             .any(|n| matches!(n, Notification::Event))
             .then(|| self.interp.lend_observed());
         let callbacks = &mut self.callbacks;
+        let observer = &mut self.observer;
         let session = self.interp.ctx.session_id();
         let mut lent = lent;
         let plain = match &mut lent {
@@ -551,6 +643,11 @@ impl<C: Chart> Core<C> {
                             f(entered);
                         }
                     }
+                    if O::STATES {
+                        if let Some(state) = C::state(s) {
+                            observer.state(state, entered);
+                        }
+                    }
                 }
                 Notification::Event => {
                     if let Some(plain) = &plain {
@@ -566,6 +663,9 @@ impl<C: Chart> Core<C> {
                     if let Some(typed) = lent.as_ref().and_then(|(e, _)| e.typed()) {
                         for f in &mut callbacks.typed {
                             f(typed);
+                        }
+                        if O::EVENTS {
+                            observer.event(typed);
                         }
                     }
                 }
