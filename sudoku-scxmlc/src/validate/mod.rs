@@ -218,8 +218,15 @@ impl<'a> Validator<'a> {
     }
 
     /// The chart span of bytes `range` of `attr`'s decoded value (through its references).
+    /// A value without references is its chart text: sliced directly (a value of many words
+    /// is located word by word, which a scan per word would make quadratic).
     fn value_span(&self, attr: &Attribute, range: std::ops::Range<usize>) -> Span {
-        crate::parse::source_span(self.src.text(), attr.span, range)
+        match attr.value {
+            std::borrow::Cow::Borrowed(_) => attr.span.slice(range),
+            std::borrow::Cow::Owned(_) => {
+                crate::parse::source_span(self.src.text(), attr.span, range)
+            }
+        }
     }
 
     /// 1-based column of a span's start, in characters, for the error sites of executable
