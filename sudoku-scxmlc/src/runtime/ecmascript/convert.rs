@@ -151,11 +151,7 @@ unsafe fn convert_raw(
     depth: usize,
     length: qjs::JSAtom,
 ) -> Result<Value, String> {
-    if depth > MAX_DEPTH {
-        return Err(format!(
-            "the value is nested deeper than {MAX_DEPTH} levels (or refers to itself)"
-        ));
-    }
+    too_deep(depth)?;
     // SAFETY: the caller's promise; every reference taken here is freed here.
     unsafe {
         if let Some(v) = scalar(raw) {
@@ -183,6 +179,16 @@ unsafe fn convert_raw(
     }
 }
 
+/// The error for a value read from QuickJS at `depth` past [`MAX_DEPTH`] (a cycle, say).
+fn too_deep(depth: usize) -> Result<(), String> {
+    if depth > MAX_DEPTH {
+        return Err(format!(
+            "the value is nested deeper than {MAX_DEPTH} levels (or refers to itself)"
+        ));
+    }
+    Ok(())
+}
+
 /// An array (`raw`, borrowed, `JS_IsArray`) as JSON: its length read once (`length`: the atom
 /// `length`; an integer as QuickJS keeps it, any other value through `JS_GetLength`), then each element
 /// with `JS_GetPropertyInt64` (QuickJS's fast path for dense arrays, a hole or an inherited
@@ -198,11 +204,7 @@ unsafe fn convert_array(
     depth: usize,
     length: qjs::JSAtom,
 ) -> Result<Value, String> {
-    if depth > MAX_DEPTH {
-        return Err(format!(
-            "the value is nested deeper than {MAX_DEPTH} levels (or refers to itself)"
-        ));
-    }
+    too_deep(depth)?;
     let c = ctx.as_raw().as_ptr();
     // SAFETY: the caller's promise; each element read is a new reference, freed here (an
     // integer holds none).
