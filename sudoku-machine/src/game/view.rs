@@ -198,8 +198,7 @@ pub struct View {
     /// Hints left in this attempt.
     pub hints_left: u8,
     /// The hints as the panel shows them: `3 hints left`, `1 hint left`, `No hints left`, or
-    /// `No hints: no solution` or `No hints: several solutions` for a puzzle without exactly
-    /// one solution.
+    /// `No hints` for a puzzle without exactly one solution (the message says which).
     pub hints: String,
     /// Whether the panel shows the game's clock and hints: not for a puzzle being typed in
     /// edit mode, nor while the solver searches one.
@@ -401,8 +400,8 @@ pub fn view(
         clock,
         hints_left,
         hints: match (&puzzle.solution, hints_left) {
-            (info::Solution::Multiple, _) => "No hints: several solutions".into(),
-            (info::Solution::None, _) => "No hints: no solution".into(),
+            // The message says why (no solution, or several).
+            (info::Solution::Multiple | info::Solution::None, _) => "No hints".into(),
             (_, 0) => "No hints left".into(),
             (_, 1) => "1 hint left".into(),
             (_, n) => format!("{n} hints left"),
