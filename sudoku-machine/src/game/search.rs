@@ -493,11 +493,17 @@ fn explain(dead: &DeadEnd) -> String {
 }
 
 /// The steps the animation shows for `position`, one line each: what `sudoku solve --trace`
-/// prints.
+/// prints. See [`trace_text`] for the same lines one at a time.
 pub fn trace_lines(position: &Grid) -> Vec<String> {
+    trace_text(position).collect()
+}
+
+/// The lines of [`trace_lines`], made as they are pulled: a search of a position without a
+/// solution may take millions of steps, which need not be held at once.
+pub fn trace_text(position: &Grid) -> impl Iterator<Item = String> {
     let mut traced = trace(position);
     traced.take_setup();
-    traced.map(|step| step.to_string()).collect()
+    traced.map(|step| step.to_string())
 }
 
 #[cfg(test)]
