@@ -19,12 +19,14 @@ use crate::datamodel::Grid;
 /// would be as long as the board.
 pub const FULL_ABOVE: usize = 40;
 
-/// One changed cell of a [`ViewUpdate`].
+/// One changed cell of a [`ViewUpdate`]. Its JSON is the cell's with `at` added:
+/// `{"at": 0, "value": 3, "editable": true}`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CellChange {
     /// The cell's index, row by row: `row * 9 + column` (`0..81`).
     pub at: u8,
     /// What it shows now.
+    #[serde(flatten)]
     pub cell: CellView,
 }
 
@@ -32,15 +34,19 @@ pub struct CellChange {
 ///
 /// A full update (`full`) replaces the screen: `cells` holds all 81 cells in order and
 /// `panel` is there. Otherwise `cells` lists the cells that changed (in order, each with its
-/// index) and `panel` is there only when something of the panel changed. JSON:
-/// `{"full": false, "cells": [{"at": 0, "cell": {..}}], "panel": null}`.
+/// index) and `panel` is there only when something of the panel changed. JSON leaves out
+/// `full` when false and `panel` when absent: a tap is
+/// `{"cells": [{"at": 0, "value": 3, "editable": true}]}`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ViewUpdate {
     /// Whether this update replaces the whole screen.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub full: bool,
     /// The cells that changed (all 81 in a full update).
     pub cells: Vec<CellChange>,
     /// The panel, when any of it changed (always in a full update).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub panel: Option<Box<Panel>>,
 }
 
@@ -258,6 +264,31 @@ mod tests {
         forgetful.update(board(|_| 0), &givens);
         forgetful.forget();
         assert!(forgetful.update(board(|_| 0), &givens).full);
+    }
+
+    #[test]
+    fn a_tap_s_json_names_the_cells_it_changed_and_nothing_at_its_default() {
+        let mut cell = CellView {
+            value: 3,
+            editable: true,
+            ..CellView::default()
+        };
+        let update = ViewUpdate {
+            full: false,
+            cells: vec![CellChange { at: 4, cell }],
+            panel: None,
+        };
+        let json = serde_json::to_value(&update).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"cells": [{"at": 4, "value": 3, "editable": true}]})
+        );
+        assert_eq!(serde_json::from_value::<ViewUpdate>(json).unwrap(), update);
+        cell.notes = 0b101;
+        let back: CellChange =
+            serde_json::from_value(serde_json::to_value(CellChange { at: 80, cell }).unwrap())
+                .unwrap();
+        assert_eq!((back.at, back.cell), (80, cell));
     }
 
     #[test]

@@ -70,36 +70,62 @@ impl Phase {
     }
 }
 
-/// One cell as the window draws it.
+/// One cell as the window draws it. `Copy`, 14 bytes without padding (the two `u16`s
+/// first), so comparing two is one wide comparison. Its JSON leaves out the fields at their
+/// default (`0`, `false`): an empty cell of a running game is `{"editable": true}`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+#[repr(C)]
 pub struct CellView {
+    /// Pencil marks of an empty cell, digit `d` = bit `d - 1`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub notes: u16,
+    /// Candidates to draw struck out (the one the last step removed).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub struck: u16,
     /// The digit, `0` for none (also while the board is hidden).
+    #[serde(skip_serializing_if = "is_zero")]
     pub value: u8,
     /// Whether the digit is a given (locked, drawn bold).
+    #[serde(skip_serializing_if = "is_false")]
     pub given: bool,
-    /// Pencil marks of an empty cell, digit `d` = bit `d - 1`.
-    pub notes: u16,
     /// Whether typing into this cell does anything now.
+    #[serde(skip_serializing_if = "is_false")]
     pub editable: bool,
     /// Marked as a mistake (see [`CheckMode`]).
+    #[serde(skip_serializing_if = "is_false")]
     pub error: bool,
     /// The selected cell.
+    #[serde(skip_serializing_if = "is_false")]
     pub selected: bool,
     /// In the selected cell's row, column or box.
+    #[serde(skip_serializing_if = "is_false")]
     pub related: bool,
     /// Holds the same digit as the selected cell.
+    #[serde(skip_serializing_if = "is_false")]
     pub same: bool,
     /// Part of the hint on screen: `0` no, `1` a cell of its pattern, `2` the cell it is
     /// about.
+    #[serde(skip_serializing_if = "is_zero")]
     pub hint: u8,
     /// The animated search's last step here: `0` none, `1` a placement, `2` a guess, `3` a
     /// candidate removed, `4` a backtrack, `5` a dead end (drawn until the next step).
+    #[serde(skip_serializing_if = "is_zero")]
     pub flash: u8,
-    /// Candidates to draw struck out (the one the last step removed).
-    pub struck: u16,
     /// The digit was filled in by the machine: by the search inside a guess, or by Show
     /// answer.
+    #[serde(skip_serializing_if = "is_false")]
     pub guessed: bool,
+}
+
+/// Whether a number is zero (left out of a cell's JSON).
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
+}
+
+/// Whether a flag is off (left out of a cell's JSON).
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
 /// Which controls do something now, and what the two that change meaning say.
@@ -232,11 +258,24 @@ pub struct Panel {
 /// Time as the clock shows it: `m:ss`, or `h:mm:ss` from an hour on.
 pub fn clock_text(seconds: u64) -> String {
     let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    // Written digit by digit: the view asks for it on every update.
+    let mut text = String::with_capacity(12);
+    let two = |text: &mut String, n: u64| {
+        text.push(char::from(b'0' + (n / 10) as u8));
+        text.push(char::from(b'0' + (n % 10) as u8));
+    };
     if h > 0 {
-        format!("{h}:{m:02}:{s:02}")
+        text.push_str(&h.to_string());
+        text.push(':');
+        two(&mut text, m);
+    } else if m >= 10 {
+        two(&mut text, m);
     } else {
-        format!("{m}:{s:02}")
+        text.push(char::from(b'0' + m as u8));
     }
+    text.push(':');
+    two(&mut text, s);
+    text
 }
 
 /// The cells marked as mistakes: entries and givens that share a digit with a peer, and with
@@ -252,34 +291,34 @@ pub fn mistakes(
     check: CheckMode,
     solution: Option<&Grid>,
 ) -> [bool; 81] {
-    // Per house (rows 0..9, columns 9..18, boxes 18..27): digits seen, digits seen again.
-    let (mut seen, mut twice) = ([0u16; 27], [0u16; 27]);
-    for cell in (0..81u8).map(Cell) {
-        let v = values.0[cell.row()][cell.col()];
-        if v == 0 {
-            continue;
-        }
-        let bit = 1u16 << v;
-        for house in [cell.row(), 9 + cell.col(), 18 + cell.box_index()] {
-            twice[house] |= seen[house] & bit;
-            seen[house] |= bit;
+    // Per row, column and box: the digits seen, and those seen again.
+    let (mut row_seen, mut col_seen, mut box_seen) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+    let (mut row_twice, mut col_twice, mut box_twice) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+    for (r, row) in values.0.iter().enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            let bit = (1u16 << v) & !1;
+            let b = r / 3 * 3 + c / 3;
+            row_twice[r] |= row_seen[r] & bit;
+            row_seen[r] |= bit;
+            col_twice[c] |= col_seen[c] & bit;
+            col_seen[c] |= bit;
+            box_twice[b] |= box_seen[b] & bit;
+            box_seen[b] |= bit;
         }
     }
+    let against = match (check, solution) {
+        (CheckMode::Solution, Some(solution)) => Some(solution),
+        _ => None,
+    };
     let mut marked = [false; 81];
-    for cell in (0..81u8).map(Cell) {
-        let (r, c) = (cell.row(), cell.col());
-        let v = values.0[r][c];
-        if v == 0 {
-            continue;
+    for (r, row) in values.0.iter().enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            let bit = (1u16 << v) & !1;
+            let doubled = (row_twice[r] | col_twice[c] | box_twice[r / 3 * 3 + c / 3]) & bit;
+            let wrong = against
+                .is_some_and(|s| v != 0 && givens.0[r][c] == 0 && s.0[r][c] != v);
+            marked[r * 9 + c] = doubled != 0 || wrong;
         }
-        let doubled = twice[r] | twice[9 + c] | twice[18 + cell.box_index()];
-        let wrong = match (check, solution) {
-            (CheckMode::Solution, Some(solution)) => {
-                givens.0[r][c] == 0 && solution.0[r][c] != v
-            }
-            _ => false,
-        };
-        marked[cell.index()] = doubled & (1u16 << v) != 0 || wrong;
     }
     marked
 }
@@ -517,8 +556,16 @@ fn game_cells(
         }
     }
     let errors = mistakes(givens, &play.values, settings.check, puzzle.solution.grid());
-    let selected = play.cursor;
-    let selected_value = selected.map_or(0, |c| play.values.0[c.row()][c.col()]);
+    // The selection's row, column, box and digit (none: out of range, nothing matches).
+    let (sel_r, sel_c, sel_b, sel_value) = match play.cursor {
+        Some(s) => (
+            s.row(),
+            s.col(),
+            s.box_index(),
+            play.values.0[s.row()][s.col()],
+        ),
+        None => (9, 9, 9, 0),
+    };
     // 0: not part of the hint, 1: a cell of its pattern, 2: the cell it is about.
     let mut hint = [0u8; 81];
     if let Some(shown) = &play.hint {
@@ -527,27 +574,30 @@ fn game_cells(
         }
         hint[shown.cell().index()] = 2;
     }
-    (0..81u8)
-        .map(Cell)
-        .map(|cell| {
-            let (r, c) = (cell.row(), cell.col());
+    let mut cells = Vec::with_capacity(81);
+    for r in 0..9 {
+        for c in 0..9 {
+            let i = r * 9 + c;
             let value = play.values.0[r][c];
             let given = givens.0[r][c] != 0;
-            CellView {
+            let selected = r == sel_r && c == sel_c;
+            cells.push(CellView {
                 value,
                 given,
                 notes: if value == 0 { play.notes.0[r][c] } else { 0 },
                 editable: running && !given,
-                error: errors[cell.index()],
-                selected: selected == Some(cell),
-                related: selected.is_some_and(|s| s.sees(cell)),
-                same: selected_value != 0 && value == selected_value,
-                hint: hint[cell.index()],
-                guessed: answered[cell.index()],
+                error: errors[i],
+                selected,
+                related: !selected
+                    && (r == sel_r || c == sel_c || r / 3 * 3 + c / 3 == sel_b),
+                same: sel_value != 0 && value == sel_value,
+                hint: hint[i],
+                guessed: answered[i],
                 ..CellView::default()
-            }
-        })
-        .collect()
+            });
+        }
+    }
+    cells
 }
 
 /// The board in edit mode: the draft's givens (or its solution after Solve), clashes red.
