@@ -46,7 +46,10 @@ impl Harness {
             let mut grids = grids.borrow_mut();
             let update: ViewUpdate = e.param("view").unwrap();
             if update.full {
-                *grids = (e.param("currentState").unwrap(), e.param("initState").unwrap());
+                *grids = (
+                    e.param("currentState").unwrap(),
+                    e.param("initState").unwrap(),
+                );
             } else {
                 assert!(e.data["currentState"].is_null() && e.data["initState"].is_null());
                 for change in &update.cells {

@@ -184,16 +184,17 @@ impl<'de> Deserialize<'de> for Screen {
 /// The cells of `view` that differ from `old` (all of them without `old`), with their
 /// indices.
 fn changes(view: &View, old: Option<&View>) -> Vec<CellChange> {
-    let mut cells = Vec::new();
-    for (at, cell) in view.cells.iter().enumerate() {
-        if old.is_none_or(|old| old.cells[at] != *cell) {
-            cells.push(CellChange {
-                at: at as u8,
-                cell: *cell,
-            });
-        }
+    let all = view.cells.iter().enumerate();
+    match old {
+        None => all
+            .map(|(at, &cell)| CellChange { at: at as u8, cell })
+            .collect(),
+        Some(old) => all
+            .zip(&old.cells)
+            .filter(|((_, new), old)| new != old)
+            .map(|((at, &cell), _)| CellChange { at: at as u8, cell })
+            .collect(),
     }
-    cells
 }
 
 #[cfg(test)]
@@ -295,7 +296,10 @@ mod tests {
     fn the_screen_is_not_saved() {
         let screen = Screen::default();
         screen.update(board(|_| 0), &Grid::default());
-        assert_eq!(serde_json::to_value(&screen).unwrap(), serde_json::Value::Null);
+        assert_eq!(
+            serde_json::to_value(&screen).unwrap(),
+            serde_json::Value::Null
+        );
         let back: Screen = serde_json::from_value(serde_json::json!({"x": 1})).unwrap();
         assert!(back.update(board(|_| 0), &Grid::default()).full);
     }

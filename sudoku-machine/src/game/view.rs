@@ -291,21 +291,7 @@ pub fn mistakes(
     check: CheckMode,
     solution: Option<&Grid>,
 ) -> [bool; 81] {
-    // Per row, column and box: the digits seen, and those seen again.
-    let (mut row_seen, mut col_seen, mut box_seen) = ([0u16; 9], [0u16; 9], [0u16; 9]);
-    let (mut row_twice, mut col_twice, mut box_twice) = ([0u16; 9], [0u16; 9], [0u16; 9]);
-    for (r, row) in values.0.iter().enumerate() {
-        for (c, &v) in row.iter().enumerate() {
-            let bit = (1u16 << v) & !1;
-            let b = r / 3 * 3 + c / 3;
-            row_twice[r] |= row_seen[r] & bit;
-            row_seen[r] |= bit;
-            col_twice[c] |= col_seen[c] & bit;
-            col_seen[c] |= bit;
-            box_twice[b] |= box_seen[b] & bit;
-            box_seen[b] |= bit;
-        }
-    }
+    let clashes = Clashes::of(values);
     let against = match (check, solution) {
         (CheckMode::Solution, Some(solution)) => Some(solution),
         _ => None,
@@ -313,14 +299,54 @@ pub fn mistakes(
     let mut marked = [false; 81];
     for (r, row) in values.0.iter().enumerate() {
         for (c, &v) in row.iter().enumerate() {
-            let bit = (1u16 << v) & !1;
-            let doubled = (row_twice[r] | col_twice[c] | box_twice[r / 3 * 3 + c / 3]) & bit;
-            let wrong = against
-                .is_some_and(|s| v != 0 && givens.0[r][c] == 0 && s.0[r][c] != v);
-            marked[r * 9 + c] = doubled != 0 || wrong;
+            marked[r * 9 + c] = clashes.at(r, c, v) || wrong(givens, against, r, c, v);
         }
     }
     marked
+}
+
+/// Whether the entry `v` at row `r`, column `c` differs from `solution` (givens never do).
+fn wrong(givens: &Grid, solution: Option<&Grid>, r: usize, c: usize, v: u8) -> bool {
+    solution.is_some_and(|s| v != 0 && givens.0[r][c] == 0 && s.0[r][c] != v)
+}
+
+/// The digits that occur twice or more in each row, column and box of a grid: a cell's digit
+/// shares a house with a peer exactly when it is doubled in one of its three houses.
+struct Clashes {
+    rows: [u16; 9],
+    cols: [u16; 9],
+    boxes: [u16; 9],
+}
+
+impl Clashes {
+    /// One pass over the grid: per house the digits seen once, and those seen again.
+    fn of(values: &Grid) -> Clashes {
+        let (mut row_seen, mut col_seen, mut box_seen) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+        let mut twice = Clashes {
+            rows: [0; 9],
+            cols: [0; 9],
+            boxes: [0; 9],
+        };
+        for (r, row) in values.0.iter().enumerate() {
+            for (c, &v) in row.iter().enumerate() {
+                let bit = (1u16 << v) & !1;
+                let b = r / 3 * 3 + c / 3;
+                twice.rows[r] |= row_seen[r] & bit;
+                row_seen[r] |= bit;
+                twice.cols[c] |= col_seen[c] & bit;
+                col_seen[c] |= bit;
+                twice.boxes[b] |= box_seen[b] & bit;
+                box_seen[b] |= bit;
+            }
+        }
+        twice
+    }
+
+    /// Whether digit `v` (`0`: none) at row `r`, column `c` clashes with a peer.
+    fn at(&self, r: usize, c: usize, v: u8) -> bool {
+        let bit = (1u16 << v) & !1;
+        (self.rows[r] | self.cols[c] | self.boxes[r / 3 * 3 + c / 3]) & bit != 0
+    }
 }
 
 /// Builds the view from the chart's data items; `is_in` is the chart's `In()`.
@@ -450,9 +476,7 @@ fn panel(
         watch: idle || running || editing,
     };
     let status: Cow<'static, str> = match phase {
-        Phase::Unsolved if play.has_progress(givens) => {
-            "Stopped: press Start to play again".into()
-        }
+        Phase::Unsolved if play.has_progress(givens) => "Stopped: press Start to play again".into(),
         Phase::Unsolved => "Press Start to play".into(),
         Phase::Solved => format!("SOLVED !!! in {clock}").into(),
         Phase::Revealed => "Answer shown: not solved by you".into(),
@@ -550,12 +574,20 @@ fn game_cells(
     let mut answered = [false; 81];
     if let Some(mv) = play.history.undo.last() {
         if revealed && mv.kind == super::history::MoveKind::Answer {
-            for change in mv.changes.iter().filter(|c| c.before.value != c.after.value) {
+            for change in mv
+                .changes
+                .iter()
+                .filter(|c| c.before.value != c.after.value)
+            {
                 answered[change.cell.index()] = true;
             }
         }
     }
-    let errors = mistakes(givens, &play.values, settings.check, puzzle.solution.grid());
+    let clashes = Clashes::of(&play.values);
+    let against = match (settings.check, puzzle.solution.grid()) {
+        (CheckMode::Solution, Some(solution)) => Some(solution),
+        _ => None,
+    };
     // The selection's row, column, box and digit (none: out of range, nothing matches).
     let (sel_r, sel_c, sel_b, sel_value) = match play.cursor {
         Some(s) => (
@@ -586,10 +618,9 @@ fn game_cells(
                 given,
                 notes: if value == 0 { play.notes.0[r][c] } else { 0 },
                 editable: running && !given,
-                error: errors[i],
+                error: clashes.at(r, c, value) || wrong(givens, against, r, c, value),
                 selected,
-                related: !selected
-                    && (r == sel_r || c == sel_c || r / 3 * 3 + c / 3 == sel_b),
+                related: !selected && (r == sel_r || c == sel_c || r / 3 * 3 + c / 3 == sel_b),
                 same: sel_value != 0 && value == sel_value,
                 hint: hint[i],
                 guessed: answered[i],

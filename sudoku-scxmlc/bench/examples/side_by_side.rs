@@ -553,8 +553,7 @@ fn main() {
     typed.observe(move |e| {
         if let sudoku_machine::Event::UpdateGui(update) = e {
             s.set(
-                s.get()
-                    + u64::from(update.currentState.is_none() && !update.view.cells.is_empty()),
+                s.get() + u64::from(update.currentState.is_none() && !update.view.cells.is_empty()),
             );
         }
     });
@@ -590,9 +589,7 @@ fn main() {
             if let sudoku_machine::Event::UpdateGui(update) = e {
                 s.set(
                     s.get()
-                        + u64::from(
-                            update.currentState.is_none() && !update.view.cells.is_empty(),
-                        ),
+                        + u64::from(update.currentState.is_none() && !update.view.cells.is_empty()),
                 );
             }
         }));
