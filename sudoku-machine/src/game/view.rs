@@ -45,9 +45,11 @@ pub enum Phase {
 
 impl Phase {
     /// The phase of a configuration, given `In()` of the chart (a state id → whether it is
-    /// active).
+    /// active). The states asked about exclude each other (the chart has no `<parallel>`),
+    /// so the order only decides how soon the answer comes: a running game first.
     pub fn of(is_in: impl Fn(&str) -> bool) -> Phase {
         [
+            ("running", Phase::Running),
             ("generating", Phase::Generating),
             ("confirming", Phase::Confirming),
             ("searching", Phase::Searching),
@@ -55,7 +57,6 @@ impl Phase {
             ("drafting", Phase::Editing),
             ("paused", Phase::Paused),
             ("hidden", Phase::Hidden),
-            ("running", Phase::Running),
             ("solved", Phase::Solved),
             ("revealed", Phase::Revealed),
         ]
