@@ -88,11 +88,11 @@ pub enum Command {
         trace: bool,
         /// The most solutions --count counts.
         #[arg(long, default_value_t = 1000, requires = "count",
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+              value_parser = at_least_one)]
         limit: usize,
         /// Threads to answer on (default: every core); the output keeps the input order.
         #[arg(short = 'j', long, value_name = "N",
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+              value_parser = at_least_one)]
         jobs: Option<usize>,
         /// Files of puzzles (81-character lines or a Qt .data grid); `-` for standard input.
         #[arg(required = true)]
@@ -106,7 +106,7 @@ pub enum Command {
         steps: bool,
         /// Threads to answer on (default: every core); the output keeps the input order.
         #[arg(short = 'j', long, value_name = "N",
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+              value_parser = at_least_one)]
         jobs: Option<usize>,
         /// Files of puzzles; `-` for standard input.
         #[arg(required = true)]
@@ -118,7 +118,7 @@ pub enum Command {
         #[arg(long, default_value = "medium")]
         level: Level,
         /// How many puzzles.
-        #[arg(short = 'n', long = "count", default_value_t = 1)]
+        #[arg(short = 'n', long = "count", default_value_t = 1, value_parser = at_least_one)]
         n: usize,
         /// Seed of puzzle 1 (puzzle k uses seed + k - 1); the same seed gives the same
         /// puzzles. Without it a seed is taken from the clock and printed on stderr.
@@ -129,11 +129,11 @@ pub enum Command {
         symmetry: Symmetry,
         /// Attempts per puzzle before settling for the closest level (at least 1).
         #[arg(long, default_value_t = Options::DEFAULT_ATTEMPTS,
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+              value_parser = at_least_one)]
         max_attempts: usize,
         /// Threads to answer on (default: every core); the output keeps the input order.
         #[arg(short = 'j', long, value_name = "N",
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+              value_parser = at_least_one)]
         jobs: Option<usize>,
     },
     /// Give the next hint for a puzzle: a mistake to fix, or the easiest technique step.
@@ -145,6 +145,19 @@ pub enum Command {
         #[arg(long)]
         current: Option<String>,
     },
+}
+
+/// Reads a count that must be at least 1 (`--count`, `--limit`, `--jobs`, `--max-attempts`):
+/// clap's ranged parser would name the range `1..18446744073709551615`.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
+            Err(format!("must be at most {}", usize::MAX))
+        }
+        Err(_) => Err("expected a whole number, at least 1".to_owned()),
+    }
 }
 
 /// How many puzzles are read before they are answered and printed together: one `write` per

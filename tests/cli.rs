@@ -382,11 +382,19 @@ fn hint_refuses_a_position_that_changes_the_givens() {
 fn generate_needs_at_least_one_attempt() {
     let out = sudoku(&["generate", "--max-attempts", "0"], None);
     assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("--max-attempts"), "{err}");
+    assert!(err.contains("must be at least 1"), "{err}");
+    assert!(!err.contains("18446744073709551615"), "{err}");
+    // Nor can it make no puzzles: `-n 0` is refused rather than printing nothing.
+    let out = sudoku(&["generate", "-n", "0"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
     assert!(
-        text(&out.stderr).contains("--max-attempts"),
-        "{}",
-        text(&out.stderr)
+        err.contains("--count") && err.contains("must be at least 1"),
+        "{err}"
     );
+    assert!(out.stdout.is_empty());
     // One attempt at Extreme rarely hits: the message counts it in the singular.
     let out = sudoku(
         &[
