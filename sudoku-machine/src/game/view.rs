@@ -627,19 +627,24 @@ fn game_cells(
     }
     let mut cells = Vec::with_capacity(81);
     for r in 0..9 {
+        let (in_sel_row, box_row) = (r == sel_r, r / 3 * 3);
+        let (row_twice, row_values, row_givens) =
+            (clashes.rows[r], &play.values.0[r], &givens.0[r]);
         for c in 0..9 {
             let i = r * 9 + c;
-            let value = play.values.0[r][c];
-            let given = givens.0[r][c] != 0;
-            let selected = r == sel_r && c == sel_c;
+            let b = box_row + c / 3;
+            let value = row_values[c];
+            let given = row_givens[c] != 0;
+            let selected = in_sel_row && c == sel_c;
+            let doubled = (row_twice | clashes.cols[c] | clashes.boxes[b]) & (1u16 << value) & !1;
             cells.push(CellView {
                 value,
                 given,
                 notes: if value == 0 { play.notes.0[r][c] } else { 0 },
                 editable: running && !given,
-                error: clashes.at(r, c, value) || wrong(givens, against, r, c, value),
+                error: doubled != 0 || wrong(givens, against, r, c, value),
                 selected,
-                related: !selected && (r == sel_r || c == sel_c || r / 3 * 3 + c / 3 == sel_b),
+                related: !selected && (in_sel_row || c == sel_c || b == sel_b),
                 same: sel_value != 0 && value == sel_value,
                 hint: hint[i],
                 guessed: answered[i],

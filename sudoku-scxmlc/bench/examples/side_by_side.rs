@@ -15,8 +15,8 @@
 //! `on`, as a window would connect it), `counter` (one `cond` and one `<assign>` per event),
 //! `counter-observed` (an observer of every `inc`), `sudoku-tap-observed` (Qt's `tap` on the
 //! game's chart while a game runs, with an observer of `updateGUI` as the window has; the
-//! twin calls the chart's datamodel functions and hands both grids and the view to a
-//! callback). Lines ending in `-string` drive the machine through the string API
+//! twin calls the chart's datamodel functions and hands what `updateGUI` carries, the view's
+//! changes and Qt's grids with a full update, to a callback). Lines ending in `-string` drive the machine through the string API
 //! (`submit_event`, `connect_to_event`), the others through the typed API; the
 //! `/json-twin` line compares the string tap with its twin written in the same style (the
 //! tap's JSON read by hand, `updateGUI`'s JSON built for the callback). Lines ending in
