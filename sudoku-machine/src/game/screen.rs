@@ -203,15 +203,18 @@ mod tests {
     use crate::game::Phase;
 
     fn board(f: impl Fn(usize) -> u8) -> View {
-        let mut view = View::default();
-        view.cells = (0..81)
-            .map(|i| CellView {
-                value: f(i),
-                ..CellView::default()
-            })
-            .collect();
-        view.panel.phase = Phase::Running;
-        view
+        View {
+            cells: (0..81)
+                .map(|i| CellView {
+                    value: f(i),
+                    ..CellView::default()
+                })
+                .collect(),
+            panel: Panel {
+                phase: Phase::Running,
+                ..Panel::default()
+            },
+        }
     }
 
     #[test]
