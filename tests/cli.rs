@@ -462,7 +462,7 @@ fn grade_without_steps_agrees_with_the_steps() {
 /// shows one after the other the lines `sudoku solve --trace` prints.
 #[test]
 fn solve_trace_prints_the_steps_the_animation_shows() {
-    use sudoku_machine::game::View;
+    use sudoku_machine::game::ViewUpdate;
     use sudoku_machine::{events, puzzle, State, Sudoku};
 
     const HARD: &str =
@@ -482,8 +482,9 @@ fn solve_trace_prints_the_steps_the_animation_shows() {
     let last = std::rc::Rc::new(std::cell::RefCell::new(String::new()));
     let l = last.clone();
     machine.connect_to_event("updateGUI view", move |e| {
-        let view: View = e.param("view").unwrap();
-        if let Some(search) = view.search {
+        // The search's panel comes with every update that changes it (each step counts).
+        let update: ViewUpdate = e.param("view").unwrap();
+        if let Some(search) = update.panel.and_then(|panel| panel.search) {
             *l.borrow_mut() = search.last;
         }
     });

@@ -216,7 +216,7 @@ fn show_answer_ends_the_game_unsolved_and_is_disabled_while_paused() {
     let v = g.send(events::ANSWER, json!(null));
     assert!(g.active(State::Confirming));
     assert_eq!(
-        (v.question_title.as_str(), v.confirm_label.as_str()),
+        (v.question_title.as_ref(), v.confirm_label.as_ref()),
         ("Show the answer?", "Show answer")
     );
     g.send(events::CANCEL, json!(null));
@@ -315,7 +315,7 @@ fn the_window_s_stop_asks_when_there_is_something_to_lose_and_qt_s_stop_does_not
     );
     // Behind the question the toolbar's button still reads Stop, disabled.
     assert_eq!(
-        (v.can.start_stop, v.can.start_stop_label.as_str()),
+        (v.can.start_stop, v.can.start_stop_label.as_ref()),
         (false, "Stop")
     );
     g.send(events::CANCEL, json!(null));
@@ -348,8 +348,8 @@ fn start_after_stop_asks_before_it_wipes_the_game_and_cancel_keeps_it() {
     assert!(g.active(State::Unsolved));
     assert_eq!(
         (
-            v.can.start_stop_label.as_str(),
-            v.can.start_stop_event.as_str()
+            v.can.start_stop_label.as_ref(),
+            v.can.start_stop_event.as_ref()
         ),
         ("Start", "start")
     );
@@ -382,7 +382,7 @@ fn choosing_another_puzzle_asks_only_when_there_is_something_to_lose() {
     // Nothing entered yet: loads at once.
     let v = g.send(events::LOAD, load.clone());
     assert_eq!(
-        (v.puzzle.as_str(), v.level.as_str()),
+        (v.puzzle.as_str(), v.level.as_ref()),
         ("nearly solved", "Easy")
     );
     assert!(g.active(State::Running));
@@ -473,7 +473,7 @@ fn generation_is_requested_cancelled_and_received_and_late_results_are_ignored()
     assert_eq!(g.heard.borrow().requests.len(), 3);
     let v = g.send(events::GENERATED, generated);
     assert!(g.active(State::Running));
-    assert_eq!((v.puzzle.as_str(), v.level.as_str()), ("Hard #1", "Hard"));
+    assert_eq!((v.puzzle.as_str(), v.level.as_ref()), ("Hard #1", "Hard"));
     // A level that does not exist is not generated.
     g.send(events::GENERATE, json!({ "level": "impossible" }));
     assert!(g.active(State::Running));
