@@ -142,11 +142,19 @@ fn leaving_edit_mode_asks_before_the_typed_puzzle_is_lost() {
         "the current puzzle unchanged: nothing lost"
     );
 
-    // Two givens typed: the question says so, and the board still shows the draft.
+    // Two givens typed: the question says so, and the board still shows the draft. (The
+    // game said something before: a hint, which the panel about the draft does not repeat.)
+    let hinted = g.send(events::HINT, Value::Null);
+    assert!(!hinted.message.is_empty());
     g.send(events::EDIT, json!({ "from": "blank" }));
     type_given(&g, 0, 0, 5);
     let typed = type_given(&g, 4, 4, 7);
     let v = g.send(events::CANCEL, Value::Null);
+    assert_eq!(
+        v.message, typed.message,
+        "the draft's message, not the game's"
+    );
+    assert_ne!(v.message, hinted.message);
     assert_eq!(v.phase, Phase::Confirming);
     assert_eq!(v.question_title, "Leave edit mode?");
     assert_eq!(

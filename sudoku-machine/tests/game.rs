@@ -255,6 +255,10 @@ fn the_clock_ticks_only_while_running_and_pause_resumes_the_exact_sub_state() {
         "the board is hidden"
     );
     assert_eq!(v.can.pause_label, "Resume");
+    assert!(
+        v.pencil,
+        "the Notes button still says notes mode, which resume brings back"
+    );
     g.machine.advance_time(Duration::from_secs(60));
     g.click(0, 0); // ignored while paused
     g.send(events::WINDOW_HIDDEN, json!(null)); // paused stays paused

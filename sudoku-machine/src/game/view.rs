@@ -373,7 +373,12 @@ pub fn view(
     is_in: impl Fn(&str) -> bool,
 ) -> View {
     let phase = Phase::of(&is_in);
-    let pencil = is_in("pencil");
+    // Paused or behind a question, notes mode is the one the game will resume in.
+    let pencil = if is_in("running") {
+        is_in("pencil")
+    } else {
+        play.notes_mode && (is_in("playing") || (is_in("confirming") && pending.interrupts_game()))
+    };
     let hidden = phase.hides_board();
     // Asking whether to leave edit mode: the board still shows the puzzle being typed.
     let leaving_edit = phase == Phase::Confirming && pending.is_leave_edit();
@@ -514,6 +519,8 @@ fn panel(
     };
     let message = match phase {
         Phase::Editing | Phase::Reviewed => draft.message.clone(),
+        // Behind the question about leaving edit mode the panel is still about the draft.
+        _ if leaving_edit => draft.message.clone(),
         Phase::Searching => search.message.clone(),
         // What the game said is about the hidden board too (a hint names its cell).
         _ if hidden => String::new(),

@@ -384,10 +384,14 @@ impl<'a> Validator<'a> {
                         format!("unknown attribute `rs:{}` on `<{}>`", a.name, e.name),
                     );
                 }
-                Some(ns) if ns.starts_with("unknown-prefix:") => self.error(
-                    a.name_span,
-                    format!("attribute `{}` uses an undeclared namespace prefix", a.name),
-                ),
+                Some(ns) if ns.starts_with("unknown-prefix:") => {
+                    let prefix = &ns["unknown-prefix:".len()..];
+                    self.diags.push(undeclared_prefix(
+                        a.name_span,
+                        format!("attribute `{prefix}:{}`", a.name),
+                        prefix,
+                    ));
+                }
                 _ => {}
             }
         }
@@ -397,15 +401,16 @@ impl<'a> Validator<'a> {
     fn check_children(&mut self, e: &Element, children: &[&str]) {
         for child in e.elements() {
             if !child.is_scxml() {
-                if child
+                if let Some(prefix) = child
                     .namespace
                     .as_deref()
-                    .is_some_and(|n| n.starts_with("unknown-prefix:"))
+                    .and_then(|n| n.strip_prefix("unknown-prefix:"))
                 {
-                    self.error(
+                    self.diags.push(undeclared_prefix(
                         child.span,
-                        format!("`<{}>` uses an undeclared namespace prefix", child.name),
-                    );
+                        format!("`<{prefix}:{}>`", child.name),
+                        prefix,
+                    ));
                 }
                 continue; // elements of other namespaces are ignored (SCXML 1.0, 3.1)
             }
@@ -559,5 +564,21 @@ impl<'a> Validator<'a> {
             owner: "top-level <script>".into(),
             body,
         })
+    }
+}
+
+/// The error for an attribute or element whose namespace prefix no `xmlns:` declares; for
+/// `rs:` the help names the declaration this compiler's attributes need.
+fn undeclared_prefix(span: Span, what: String, prefix: &str) -> Diagnostic {
+    let error = Diagnostic::error(
+        span,
+        format!("{what} uses the undeclared namespace prefix `{prefix}`"),
+    );
+    if prefix == "rs" {
+        error.with_help(format!("declare it on `<scxml>`: xmlns:rs=\"{RUST_NS}\""))
+    } else {
+        error.with_help(format!(
+            "declare it on `<scxml>` or an ancestor: xmlns:{prefix}=\"...\""
+        ))
     }
 }
