@@ -257,6 +257,20 @@ fn a_game_in_progress_is_not_discarded_without_asking() {
     h.press("Keep my game");
     assert_eq!(h.digit(r, c), "6");
     std::fs::remove_file(file).unwrap();
+    // Through the Open dialog, which covers the board (the clock waits), then Keep my game:
+    // the game runs again, it is not left paused.
+    let file = temp_file("open-through-the-dialog.data", NEARLY_SOLVED);
+    h.game().set_open_dialog_shown(true);
+    h.wait(100);
+    assert!(h.ui.machine().is_active(State::Hidden), "covered");
+    h.game().invoke_open_file(file.to_str().unwrap().into());
+    h.wait(100);
+    assert!(h.exists("Discard"));
+    h.press("Keep my game");
+    h.wait(100);
+    assert!(h.ui.machine().is_active(State::Running), "{}", h.status());
+    assert_eq!(h.digit(r, c), "6");
+    std::fs::remove_file(file).unwrap();
     // Stop asks first; then Start asks whether to discard; Escape is Keep playing.
     h.press("Stop");
     assert!(h.exists("Stop this game?"), "Stop asks first");
