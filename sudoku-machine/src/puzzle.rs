@@ -171,8 +171,13 @@ fn parse_line(number: usize, line: &str) -> Result<Grid, PuzzleError> {
             _ => {
                 return Err(PuzzleError::new(
                     number,
-                    format!("`{ch}` (character {}) is not a digit or `.`", i + 1),
-                ))
+                    // Escaped: a control character would act on the terminal it is shown in.
+                    format!(
+                        "`{}` (character {}) is not a digit or `.`",
+                        ch.escape_debug(),
+                        i + 1
+                    ),
+                ));
             }
         };
         if i < 81 {
@@ -193,10 +198,15 @@ fn parse_line(number: usize, line: &str) -> Result<Grid, PuzzleError> {
 /// A field cut to a readable length for an error message.
 fn shorten(field: &str) -> String {
     const MAX: usize = 20;
+    let shown: String = field
+        .chars()
+        .take(MAX)
+        .flat_map(char::escape_debug)
+        .collect();
     if field.chars().count() <= MAX {
-        field.to_owned()
+        shown
     } else {
-        field.chars().take(MAX).chain("...".chars()).collect()
+        shown + "..."
     }
 }
 
@@ -332,8 +342,13 @@ mod tests {
         let line = to_line(&plain);
         assert_eq!(parse(&format!("\u{feff}{line}\n")), Ok(plain));
         assert_eq!(parse_lines(&format!("\u{feff}{line}\n{line}")).len(), 2);
-        // Only at the start: elsewhere it is a character that is not a digit.
+        // Only at the start: elsewhere it is a character that is not a digit, shown escaped.
         assert!(parse(&format!("{line}\u{feff}")).is_err());
+        let escape = format!("\u{1b}{}", &line[1..]);
+        assert_eq!(
+            parse(&escape).unwrap_err().to_string(),
+            "line 1: `\\u{1b}` (character 1) is not a digit or `.`"
+        );
     }
 
     #[test]
