@@ -158,7 +158,8 @@ impl State<Shapes> {
     /// 563,000 instructions per puzzle (`cachegrind`, `profile_ours`), the same search.
     #[inline(always)]
     pub(super) fn layout_branch(&self) -> Option<Next> {
-        let (bands, stacks) = layout_counts(&self.shapes.segments, &self.shapes.columns);
+        let shapes = self.shapes.packed();
+        let (bands, stacks) = layout_counts(&shapes.segments, &shapes.columns);
         let (mut band_total, mut stack_total) = (0, 0);
         for d in 0..9 {
             band_total += bands[d];
@@ -189,9 +190,9 @@ impl State<Shapes> {
         }
         let d = pick.1 % 9;
         let perms = if u < 3 {
-            PERMS_OF[((self.shapes.segments[d] >> (9 * u)) & 511) as usize]
+            PERMS_OF[((shapes.segments[d] >> (9 * u)) & 511) as usize]
         } else {
-            PERMS_OF[stack_pattern(self.shapes.columns[d], u - 3)]
+            PERMS_OF[stack_pattern(shapes.columns[d], u - 3)]
         };
         Some(Next::Layout {
             d,

@@ -8,7 +8,7 @@
 //! every digit: the loops over the digits' lanes have no branch, and the compiler runs them
 //! on four digits at a time (SSE2, the baseline of x86-64).
 
-use super::bands::{Shapes, State};
+use super::bands::{Packed, Shapes, State};
 use super::tables::*;
 use super::Contradiction;
 
@@ -89,7 +89,7 @@ impl State<Shapes> {
     /// the cells.
     #[inline(always)]
     pub(super) fn deduce(&mut self) -> Result<bool, Contradiction> {
-        let Shapes { segments, columns } = self.shapes;
+        let Packed { segments, columns } = self.shapes.packed();
         let mut lanes = Lanes {
             claims: [0; 12],
             minirows: [0; 12],

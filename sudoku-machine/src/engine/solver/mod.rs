@@ -90,7 +90,7 @@
 //! undecided cell of each band with the fewest candidates of those three, which made a few
 //! 17-clue puzzles take 2 ms: this case is rare, but at the top of the tree). In the hard
 //! part the layout branch comes first (see above). Each alternative but the last runs on a
-//! copy of the state (228 bytes, 336 with shapes); the last one reuses it. The search
+//! copy of the state (228 bytes, 372 with shapes); the last one reuses it. The search
 //! stops once `limit` solutions are counted, so an empty grid with `limit = 2` takes
 //! microseconds. A solution is kept as its boards and turned into a grid only when asked for,
 //! so counting pays nothing for it.
