@@ -50,7 +50,10 @@ impl PuzzleError {
 /// Lines that carry content: `(1-based line number, trimmed text)`, without blank lines and
 /// `#` comments.
 fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines()
+    // A byte order mark (Windows Notepad writes one) is not content.
+    text.strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .lines()
         .enumerate()
         .map(|(i, line)| (i + 1, line.trim()))
         .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
@@ -320,6 +323,17 @@ mod tests {
         assert_eq!(parse(&compact).unwrap(), parse(QT_SUDOKU).unwrap());
         let line = format!("\n  {QT_SUDOKU_LINE}  \nignored second line\n");
         assert_eq!(parse(&line).unwrap(), parse(QT_SUDOKU).unwrap());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_content() {
+        let plain = parse(QT_SUDOKU).unwrap();
+        assert_eq!(parse(&format!("\u{feff}{QT_SUDOKU}")), Ok(plain));
+        let line = to_line(&plain);
+        assert_eq!(parse(&format!("\u{feff}{line}\n")), Ok(plain));
+        assert_eq!(parse_lines(&format!("\u{feff}{line}\n{line}")).len(), 2);
+        // Only at the start: elsewhere it is a character that is not a digit.
+        assert!(parse(&format!("{line}\u{feff}")).is_err());
     }
 
     #[test]

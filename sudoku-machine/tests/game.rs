@@ -289,7 +289,7 @@ fn solving_stops_the_clock_and_shows_the_final_time() {
     g.machine.advance_time(Duration::from_secs(75));
     let v = g.put(0, 0, 4);
     assert!(g.active(State::Solved));
-    assert_eq!(v.status, "SOLVED !!! in 1:15");
+    assert_eq!(v.status, "Solved in 1:15");
     assert_eq!(g.machine.next_deadline(), None);
     g.machine.advance_time(Duration::from_secs(10));
     assert_eq!(g.heard.borrow().clocks.len(), 75);
@@ -439,6 +439,7 @@ fn puzzles_that_cannot_be_played_are_refused_and_improper_ones_warned_about() {
         v.message
     );
     assert!(!v.can.hint && !v.can.answer && v.level.is_empty());
+    assert_eq!(v.hints, "No hints", "not “3 hints left”");
     g.send(events::HINT, json!(null));
     g.send(events::ANSWER, json!(null));
     assert!(g.active(State::Running));
@@ -487,6 +488,7 @@ fn settings_change_and_nonsense_is_an_error_that_changes_nothing() {
     );
     assert_eq!(v.settings.hint_limit, 1);
     assert_eq!(v.hints_left, 1);
+    assert_eq!(v.hints, "1 hint left");
     g.send(events::SETTINGS, json!({ "theme": "purple" }));
     assert_eq!(g.errors().len(), 1);
     assert_eq!(

@@ -76,6 +76,8 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
         done: search.done,
         speed: search.speed as i32,
         speed_label: search.speed_label.as_str().into(),
+        can_slower: search.can_slower,
+        can_faster: search.can_faster,
         steps: search.counts.steps as i32,
         placements: search.counts.placements as i32,
         eliminations: search.counts.eliminations as i32,
@@ -94,7 +96,7 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
     game.set_cancel_label(view.cancel_label.as_str().into());
     game.set_edit_panel(view.edit_panel);
     game.set_clock(view.clock.as_str().into());
-    game.set_hints_left(i32::from(view.hints_left));
+    game.set_hints(view.hints.as_str().into());
     game.set_game_info(view.game_info);
     game.set_puzzle_name(view.puzzle.as_str().into());
     game.set_level(view.level.as_str().into());

@@ -172,7 +172,7 @@ fn clashes_are_red_and_the_solution_check_marks_wrong_digits_too() {
 #[test]
 fn three_hints_then_a_refusal_each_shown_then_placed() {
     let h = start();
-    for left in ["2 hints left", "1 hint left", "0 hints left"] {
+    for left in ["2 hints left", "1 hint left", "No hints left"] {
         h.press("Hint");
         assert!(
             h.message().contains("Hint again to place it"),

@@ -33,6 +33,6 @@ pub use hints::{hint, ShownHint};
 pub use history::{Change, Content, History, Move, MoveKind};
 pub use info::{is_loadable, load_refusal, LoadRequest, PuzzleInfo, Solution};
 pub use play::{Direction, Notes, Play};
-pub use search::{trace_lines, Outcome, Search, StepKind};
+pub use search::{trace_lines, trace_text, Outcome, Search, StepKind};
 pub use settings::{requested_level, CheckMode, Pending, Settings, Theme};
 pub use view::{clock_text, view, CellView, Controls, Phase, View};

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::draft::{Draft, Verdict};
-use super::info::PuzzleInfo;
+use super::info::{self, PuzzleInfo};
 use super::play::Play;
 use super::search::{Counts, Outcome, Search, StepKind, SPEEDS};
 use super::settings::{CheckMode, Pending, Settings};
@@ -158,6 +158,10 @@ pub struct SearchView {
     pub speed: usize,
     /// The speed as the panel shows it.
     pub speed_label: String,
+    /// Whether there is a slower speed.
+    pub can_slower: bool,
+    /// Whether there is a faster speed.
+    pub can_faster: bool,
     /// What was done so far.
     pub counts: Counts,
     /// The last step, as `sudoku solve --trace` prints it.
@@ -193,6 +197,9 @@ pub struct View {
     pub clock: String,
     /// Hints left in this attempt.
     pub hints_left: u8,
+    /// The hints as the panel shows them: `3 hints left`, `1 hint left`, `No hints left`, or
+    /// `No hints` for a puzzle without exactly one solution (the message says which).
+    pub hints: String,
     /// Whether the panel shows the game's clock and hints: not for a puzzle being typed in
     /// edit mode, nor while the solver searches one.
     pub game_info: bool,
@@ -327,7 +334,7 @@ pub fn view(
     let status = match phase {
         Phase::Unsolved if play.has_progress(givens) => "Stopped: press Start to play again".into(),
         Phase::Unsolved => "Press Start to play".into(),
-        Phase::Solved => format!("SOLVED !!! in {clock}"),
+        Phase::Solved => format!("Solved in {clock}"),
         Phase::Revealed => "Answer shown: not solved by you".into(),
         Phase::Running if pencil => "Notes: digits set pencil marks".into(),
         Phase::Running => "Playing".into(),
@@ -368,6 +375,8 @@ pub fn view(
             1 => "1 step/s".to_owned(),
             n => format!("{n} steps/s"),
         },
+        can_slower: search.speed > 0,
+        can_faster: search.speed + 1 < SPEEDS.len(),
         counts: search.counts,
         last: search.last.3.clone(),
     });
@@ -390,6 +399,13 @@ pub fn view(
         edit_panel: editing || leaving_edit,
         clock,
         hints_left,
+        hints: match (&puzzle.solution, hints_left) {
+            // The message says why (no solution, or several).
+            (info::Solution::Multiple | info::Solution::None, _) => "No hints".into(),
+            (_, 0) => "No hints left".into(),
+            (_, 1) => "1 hint left".into(),
+            (_, n) => format!("{n} hints left"),
+        },
         game_info: !about_draft,
         // In edit mode the panel is about the puzzle being typed: its grade once checked.
         puzzle: if about_draft && draft.start != Grid::default() && draft.start == *givens {
