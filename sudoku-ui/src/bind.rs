@@ -7,7 +7,7 @@
 //! business. The window also hosts the services the chart asks for: the puzzle generator
 //! ([`Worker`]), the file chooser and the puzzle library.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -215,8 +215,17 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
     });
 
     let phase = Rc::new(RefCell::new(Phase::Unsolved));
-    observe(&window, &session, &library, &worker, cells, phase.clone());
-    bind_callbacks(&window, &session, &library, phase);
+    let out_of_view = Rc::new(OutOfView::default());
+    observe(
+        &window,
+        &session,
+        &library,
+        &worker,
+        cells,
+        phase.clone(),
+        out_of_view.clone(),
+    );
+    bind_callbacks(&window, &session, &library, phase, out_of_view);
 
     let s = session.clone();
     window.window().on_close_requested(move || {
@@ -337,6 +346,18 @@ fn add_notice(game: &Game, notice: &str) {
 }
 
 /// Machine notifications → the window, and the chart's requests → the services.
+/// What the window last told the machine about its board being out of view: covered by a
+/// dialog of the window's own, or the window minimised.
+#[derive(Default)]
+struct OutOfView {
+    covered: Cell<bool>,
+    minimized: Cell<bool>,
+}
+
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the window's parts the observer updates, each shared with a callback"
+)]
 fn observe(
     window: &AppWindow,
     session: &Session,
@@ -344,9 +365,11 @@ fn observe(
     worker: &Worker,
     cells: Rc<VecModel<CellData>>,
     phase: Rc<RefCell<Phase>>,
+    out_of_view: Rc<OutOfView>,
 ) {
     let machine = session.machine();
     let w = window.as_weak();
+    let weak = session.downgrade();
     let lib = library.clone();
     let current = Rc::new(RefCell::new(None::<Grid>));
     // The screen as the updates so far left it.
@@ -367,7 +390,22 @@ fn observe(
         };
         update.apply(&mut screen.borrow_mut());
         let view = screen.borrow();
-        *phase.borrow_mut() = view.phase;
+        let was = std::mem::replace(&mut *phase.borrow_mut(), view.phase);
+        // Back from a question to a game whose board was out of view when the question came
+        // (the Open dialog, Enter, then Keep my game): the question heard no window events, so
+        // the board being in view again is told once more, after this update.
+        if view.phase == Phase::Hidden
+            && was != Phase::Hidden
+            && !out_of_view.covered.get()
+            && !out_of_view.minimized.get()
+        {
+            let s = weak.clone();
+            slint::Timer::single_shot(std::time::Duration::ZERO, move || {
+                if let Some(s) = s.upgrade() {
+                    s.submit(events::WINDOW_SHOWN, Value::Null);
+                }
+            });
+        }
         let game = window.global::<Game>();
         show(&game, &cells, update);
         // The chooser shows the puzzle being played (it snaps back after a cancelled choice).
@@ -515,6 +553,7 @@ fn bind_callbacks(
     session: &Session,
     library: &Library,
     phase: Rc<RefCell<Phase>>,
+    out_of_view: Rc<OutOfView>,
 ) {
     let game = window.global::<Game>();
 
@@ -633,8 +672,9 @@ fn bind_callbacks(
     });
 
     // A dialog over the board, like a minimised window, stops the clock.
-    let s = session.clone();
+    let (s, seen) = (session.clone(), out_of_view.clone());
     game.on_board_covered(move |covered| {
+        seen.covered.set(covered);
         s.submit(
             if covered {
                 events::WINDOW_HIDDEN
@@ -647,6 +687,7 @@ fn bind_callbacks(
 
     let s = session.clone();
     game.on_window_minimized(move |minimized| {
+        out_of_view.minimized.set(minimized);
         s.submit(
             if minimized {
                 events::WINDOW_HIDDEN
