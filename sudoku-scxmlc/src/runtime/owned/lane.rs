@@ -28,21 +28,36 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
     /// otherwise the interpreter.
     #[inline(always)]
     pub(super) fn submit_typed(&mut self, event: C::Event) -> Result<(), RuntimeError> {
-        let event = if !C::LANE {
-            event
-        } else if self.lane == LANE_OPEN {
+        // The open lane without boxed callbacks first and alone: one comparison of the lane
+        // byte at the call site; the other cases are one call away.
+        if C::LANE && self.lane == LANE_OPEN {
             match self.lane_step::<false>(event) {
-                Ok(()) => return Ok(()),
-                Err(event) => event,
+                Ok(()) => Ok(()),
+                Err(event) => self.submit_declined(event),
             }
-        } else if self.lane == LANE_OPEN_BOXED {
-            match self.lane_step_boxed(event) {
+        } else {
+            self.submit_other(event)
+        }
+    }
+
+    /// [`submit_typed`](Self::submit_typed) where the lane is closed or boxed callbacks
+    /// are connected.
+    #[inline(never)]
+    fn submit_other(&mut self, event: C::Event) -> Result<(), RuntimeError> {
+        let event = if C::LANE && self.lane == LANE_OPEN_BOXED {
+            match self.lane_step::<true>(event) {
                 Ok(()) => return Ok(()),
                 Err(event) => event,
             }
         } else {
             event
         };
+        self.submit_declined(event)
+    }
+
+    /// A typed event the lane does not take: the interpreter's paths.
+    #[inline(never)]
+    fn submit_declined(&mut self, event: C::Event) -> Result<(), RuntimeError> {
         let result = self.process_envelope(Envelope::Typed(event, Meta::of(EventKind::External)));
         self.settled();
         result
@@ -66,17 +81,6 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
             LaneEnd::Continue(microsteps) => self.lane_continue(event, microsteps),
         }
         Ok(())
-    }
-
-    /// [`lane_step`](Self::lane_step) with boxed callbacks, one call away (they are called
-    /// indirectly anyway).
-    #[inline(never)]
-    #[allow(
-        clippy::result_large_err,
-        reason = "the event is given back untouched, by move: nothing is allocated"
-    )]
-    fn lane_step_boxed(&mut self, event: C::Event) -> Result<(), C::Event> {
-        self.lane_step::<true>(event)
     }
 
     /// Tells the callbacks and the observer about a lane step that ended the macrostep, in
