@@ -30,7 +30,7 @@ use super::state_set::StateSet;
 use super::steps::{StepFn, Stepper};
 use super::{
     descriptor_matches, BlockIndex, Context, Domain, Event, ExecError, RuntimeError, StateIndex,
-    StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo,
+    StateKind, StateRow, Tables, TransitionIndex, TransitionRow,
 };
 use serde_json::{Map, Value};
 

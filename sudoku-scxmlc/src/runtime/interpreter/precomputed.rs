@@ -68,7 +68,7 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
             s = states[s as usize].parent;
         }
         self.leaf_hint = leaf;
-        if let Some(name) = fast.name(event) {
+        if let Some(&name) = self.tables.event_names.get(event) {
             let event = self.ctx.envelope(Event::new(name, Value::Null));
             self.ctx.set_event(event);
         }
