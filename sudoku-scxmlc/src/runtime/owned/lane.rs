@@ -23,6 +23,13 @@ pub(super) const LANE_OPEN: u8 = 1;
 /// [`Core::lane`]: open, with boxed callbacks of typed events or states.
 pub(super) const LANE_OPEN_BOXED: u8 = 2;
 
+/// Marks the path that calls it as the less likely one (a call of a `#[cold]` function), for
+/// the layout of [`Core::submit`]'s cases (`std::hint::cold_path` is newer than the crate's
+/// minimum Rust version).
+#[cold]
+#[inline(always)]
+fn less_likely() {}
+
 impl<C: Chart, O: Observer<C>> Core<C, O> {
     /// [`submit`](Core::submit) of the chart's typed event: the lane where it is open,
     /// otherwise the interpreter.
@@ -39,7 +46,7 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
                 Err(event) => event,
             }
         } else if C::LANE && self.lane == LANE_OPEN_BOXED {
-            std::hint::cold_path();
+            less_likely();
             match self.lane_step::<true>(event) {
                 Ok(()) => return Ok(()),
                 Err(event) => event,
