@@ -50,48 +50,60 @@ impl StateSet {
         }
     }
 
-    /// Word `w`, if the set has it.
-    #[inline]
-    fn word_mut(&mut self, w: usize) -> Option<&mut u64> {
-        if w == 0 {
-            Some(&mut self.first)
-        } else {
-            self.rest.get_mut(w - 1)
-        }
-    }
-
     /// Whether `state` is in the set.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn contains(&self, state: StateIndex) -> bool {
         let (w, b) = split(state);
-        self.word(w) & (1 << b) != 0
+        let word = if w == 0 {
+            self.first
+        } else {
+            match self.rest.get(w - 1) {
+                Some(&word) => word,
+                None => return false,
+            }
+        };
+        word & (1 << b) != 0
     }
 
     /// Adds `state`; returns whether it was not yet present.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn insert(&mut self, state: StateIndex) -> bool {
         let (w, b) = split(state);
-        if w > self.rest.len() {
-            self.rest.resize(w, 0);
-        }
-        let word = self.word_mut(w).expect("the set grew to hold the word");
+        let word = if w == 0 {
+            &mut self.first
+        } else {
+            if w > self.rest.len() {
+                self.grow(w);
+            }
+            &mut self.rest[w - 1]
+        };
         let fresh = *word & (1 << b) == 0;
         *word |= 1 << b;
         fresh
     }
 
+    /// Makes room for word `w` (a set made without the capacity for the state inserted).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, w: usize) {
+        self.rest.resize(w, 0);
+    }
+
     /// Removes `state`; returns whether it was present.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn remove(&mut self, state: StateIndex) -> bool {
         let (w, b) = split(state);
-        match self.word_mut(w) {
-            Some(word) => {
-                let present = *word & (1 << b) != 0;
-                *word &= !(1 << b);
-                present
+        let word = if w == 0 {
+            &mut self.first
+        } else {
+            match self.rest.get_mut(w - 1) {
+                Some(word) => word,
+                None => return false,
             }
-            None => false,
-        }
+        };
+        let present = *word & (1 << b) != 0;
+        *word &= !(1 << b);
+        present
     }
 
     /// Removes the states of `exit`, then adds those of `enter` (a precomputed microstep's
