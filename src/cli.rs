@@ -19,12 +19,14 @@
 //!
 //! Input files hold 81-character lines (`.` or `0` for an empty cell; anything after `:` or `|`
 //! is ignored, `#` starts a comment) or one grid in Qt's `.data` form (9 lines of 9
-//! comma-separated digits). `-` reads standard input. Lines are read as bytes: a line that is
-//! not UTF-8 text is a bad line like any other. An input is read 32 KB at a time and its
-//! answers are printed a block of puzzles at a time, so output starts before a long input
-//! has been read to its end.
+//! comma-separated digits). `-` reads standard input, and an argument that names no file but
+//! is a puzzle written out (81 cells) is read as that puzzle. A UTF-8 byte order mark at the
+//! start is skipped. Lines are read as bytes: a line that is not UTF-8 text is a bad line like
+//! any other, and so is one longer than 64 KiB (reported, not kept in memory). An input is read
+//! 32 KB at a time and its answers are printed a block of puzzles at a time, so output starts
+//! before a long input has been read to its end; a trace goes out as it is made.
 //!
-//! `-j N` (`--jobs`) answers on N threads (default: every core); the output keeps the input's
+//! `-j N` (`--jobs`, 1 to 256) answers on N threads (default: every core); the output keeps the input's
 //! order whatever N is, and `-j 1` runs on the calling thread alone.
 //!
 //! Exit status: 0 when every input line was read (an unsolvable or invalid puzzle is an answer,
@@ -88,13 +90,13 @@ pub enum Command {
         trace: bool,
         /// The most solutions --count counts.
         #[arg(long, default_value_t = 1000, requires = "count",
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+              value_parser = at_least_one)]
         limit: usize,
         /// Threads to answer on (default: every core); the output keeps the input order.
-        #[arg(short = 'j', long, value_name = "N",
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        #[arg(short = 'j', long, value_name = "N", value_parser = thread_count)]
         jobs: Option<usize>,
-        /// Files of puzzles (81-character lines or a Qt .data grid); `-` for standard input.
+        /// Files of puzzles (81-character lines or a Qt .data grid); `-` for standard input,
+        /// or a puzzle written out (81 characters).
         #[arg(required = true)]
         files: Vec<String>,
     },
@@ -105,10 +107,9 @@ pub enum Command {
         #[arg(long)]
         steps: bool,
         /// Threads to answer on (default: every core); the output keeps the input order.
-        #[arg(short = 'j', long, value_name = "N",
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        #[arg(short = 'j', long, value_name = "N", value_parser = thread_count)]
         jobs: Option<usize>,
-        /// Files of puzzles; `-` for standard input.
+        /// Files of puzzles; `-` for standard input, or a puzzle written out (81 characters).
         #[arg(required = true)]
         files: Vec<String>,
     },
@@ -118,7 +119,7 @@ pub enum Command {
         #[arg(long, default_value = "medium")]
         level: Level,
         /// How many puzzles.
-        #[arg(short = 'n', long = "count", default_value_t = 1)]
+        #[arg(short = 'n', long = "count", default_value_t = 1, value_parser = at_least_one)]
         n: usize,
         /// Seed of puzzle 1 (puzzle k uses seed + k - 1); the same seed gives the same
         /// puzzles. Without it a seed is taken from the clock and printed on stderr.
@@ -129,11 +130,10 @@ pub enum Command {
         symmetry: Symmetry,
         /// Attempts per puzzle before settling for the closest level (at least 1).
         #[arg(long, default_value_t = Options::DEFAULT_ATTEMPTS,
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+              value_parser = at_least_one)]
         max_attempts: usize,
         /// Threads to answer on (default: every core); the output keeps the input order.
-        #[arg(short = 'j', long, value_name = "N",
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        #[arg(short = 'j', long, value_name = "N", value_parser = thread_count)]
         jobs: Option<usize>,
     },
     /// Give the next hint for a puzzle: a mistake to fix, or the easiest technique step.
@@ -145,6 +145,31 @@ pub enum Command {
         #[arg(long)]
         current: Option<String>,
     },
+}
+
+/// Reads a count that must be at least 1 (`--count`, `--limit`, `--jobs`, `--max-attempts`):
+/// clap's ranged parser would name the range `1..18446744073709551615`.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
+            Err(format!("must be at most {}", usize::MAX))
+        }
+        Err(_) => Err("expected a whole number, at least 1".to_owned()),
+    }
+}
+
+/// The most threads `--jobs` takes: more than any machine this runs on has cores (each
+/// thread costs a stack and its start; `-j 5000` took minutes before answering one puzzle).
+const MAX_JOBS: usize = 256;
+
+/// Reads `--jobs`: 1 to [`MAX_JOBS`].
+fn thread_count(text: &str) -> Result<usize, String> {
+    match at_least_one(text)? {
+        n if n > MAX_JOBS => Err(format!("must be at most {MAX_JOBS}")),
+        n => Ok(n),
+    }
 }
 
 /// How many puzzles are read before they are answered and printed together: one `write` per
@@ -457,6 +482,9 @@ fn generate_cmd(
     status
 }
 
+/// How much of a trace is kept before it is written out.
+const TRACE_FLUSH: usize = 64 * 1024;
+
 /// `solve --trace`: each puzzle's search steps (after the givens are set up), one per line,
 /// a blank line between puzzles; after `solved`, a last line says when the puzzle has other
 /// solutions. An argument is a file of puzzles (every puzzle in it is traced), `-` for
@@ -464,7 +492,11 @@ fn generate_cmd(
 /// `solve` answers them, and bad lines are reported as `solve` reports them.
 fn trace_cmd(args: &[String]) -> i32 {
     let traced = std::sync::atomic::AtomicBool::new(false);
+    let closed = std::sync::atomic::AtomicBool::new(false);
     let answer = |grid: &Grid, out: &mut Vec<u8>| {
+        if closed.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
         if traced.swap(true, std::sync::atomic::Ordering::Relaxed) {
             out.push(b'\n');
         }
@@ -473,14 +505,24 @@ fn trace_cmd(args: &[String]) -> i32 {
             let _ = writeln!(out, "{}", ImproperPuzzle::Invalid(found));
             return;
         }
-        let lines = sudoku_machine::game::trace_lines(grid);
-        for line in &lines {
+        let mut solved = false;
+        for line in sudoku_machine::game::trace_text(grid) {
             let _ = writeln!(out, "{line}");
+            solved = line == "solved";
+            // A long search (one without a solution can take millions of steps) goes out as
+            // it is made: `out` is the whole output so far (one thread, in input order).
+            if out.len() >= TRACE_FLUSH {
+                let mut stdout = io::stdout().lock();
+                if stdout.write_all(out).is_err() {
+                    // A closed pipe: `for_each_puzzle` stops at its next write.
+                    closed.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return;
+                }
+                out.clear();
+            }
         }
         // As the window says after the same steps.
-        if lines.last().is_some_and(|l| l == "solved")
-            && matches!(classify(grid), Classification::Multiple)
-        {
+        if solved && matches!(classify(grid), Classification::Multiple) {
             let _ = writeln!(
                 out,
                 "not unique: this is one solution, the puzzle has others"

@@ -382,11 +382,19 @@ fn hint_refuses_a_position_that_changes_the_givens() {
 fn generate_needs_at_least_one_attempt() {
     let out = sudoku(&["generate", "--max-attempts", "0"], None);
     assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("--max-attempts"), "{err}");
+    assert!(err.contains("must be at least 1"), "{err}");
+    assert!(!err.contains("18446744073709551615"), "{err}");
+    // Nor can it make no puzzles: `-n 0` is refused rather than printing nothing.
+    let out = sudoku(&["generate", "-n", "0"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
     assert!(
-        text(&out.stderr).contains("--max-attempts"),
-        "{}",
-        text(&out.stderr)
+        err.contains("--count") && err.contains("must be at least 1"),
+        "{err}"
     );
+    assert!(out.stdout.is_empty());
     // One attempt at Extreme rarely hits: the message counts it in the singular.
     let out = sudoku(
         &[
@@ -454,7 +462,7 @@ fn grade_without_steps_agrees_with_the_steps() {
 /// shows one after the other the lines `sudoku solve --trace` prints.
 #[test]
 fn solve_trace_prints_the_steps_the_animation_shows() {
-    use sudoku_machine::game::View;
+    use sudoku_machine::game::ViewUpdate;
     use sudoku_machine::{events, puzzle, State, Sudoku};
 
     const HARD: &str =
@@ -474,8 +482,9 @@ fn solve_trace_prints_the_steps_the_animation_shows() {
     let last = std::rc::Rc::new(std::cell::RefCell::new(String::new()));
     let l = last.clone();
     machine.connect_to_event("updateGUI view", move |e| {
-        let view: View = e.param("view").unwrap();
-        if let Some(search) = view.search {
+        // The search's panel comes with every update that changes it (each step counts).
+        let update: ViewUpdate = e.param("view").unwrap();
+        if let Some(search) = update.panel.and_then(|panel| panel.search) {
             *l.borrow_mut() = search.last;
         }
     });
@@ -556,4 +565,95 @@ fn solve_trace_traces_every_puzzle_of_a_file_and_of_stdin() {
         text(&out.stdout),
         "dead end r1c3 (no candidate left)\nfailed\n"
     );
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped_in_files_and_on_stdin() {
+    let out = sudoku(&["solve", "-"], Some(&format!("\u{feff}{QT_LINE}\n")));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{QT_SOLUTION}\n"));
+    let file = temp_file("bom.data", &format!("\u{feff}{QT_DATA}"));
+    let out = sudoku(&["solve", file.to_str().unwrap()], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{QT_SOLUTION}\n"));
+    let out = sudoku(&["hint", file.to_str().unwrap()], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn an_over_long_line_is_reported_and_the_next_lines_are_answered() {
+    let input = format!("{}\n{QT_LINE}\n", "1".repeat(200_000));
+    let out = sudoku(&["solve", "-j", "1", "-"], Some(&input));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), format!("{QT_SOLUTION}\n"));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("<stdin>:1: the line is longer than 64 KiB"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn a_puzzle_written_out_is_solved_and_graded_as_itself() {
+    let out = sudoku(&["solve", QT_LINE], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{QT_SOLUTION}\n"));
+    let out = sudoku(&["grade", QT_LINE], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("easy"),
+        "{}",
+        text(&out.stdout)
+    );
+    // Not a puzzle and not a file: still the file's error.
+    let out = sudoku(&["solve", "no-such-file.txt"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("no-such-file.txt"));
+}
+
+#[test]
+fn jobs_are_at_most_256() {
+    let out = sudoku(&["solve", "-j", "5000", "-"], Some(QT_LINE));
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("must be at most 256"), "{err}");
+    let out = sudoku(&["solve", "-j", "256", "-"], Some(QT_LINE));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// A position without a solution that fails only after many guesses: its trace goes out as
+/// it is made (it is not collected first), and is the library's trace line for line.
+#[test]
+fn a_long_trace_of_a_position_without_solution_is_streamed_whole() {
+    use sudoku_machine::engine::{clashes, count_solutions};
+    use sudoku_machine::{game::trace_lines, puzzle};
+
+    const HARD: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let puzzle = puzzle::parse(HARD).unwrap();
+    // The first wrong digit that clashes with no given and needs a long search to refute: the
+    // position has no solution, but only a search finds that out.
+    let solution = sudoku_machine::engine::solve(&puzzle).unwrap();
+    let grid = (0..81)
+        .filter(|&i| puzzle.0[i / 9][i % 9] == 0)
+        .flat_map(|i| (1..=9).map(move |d| (i, d)))
+        .filter(|&(i, d)| d != solution.0[i / 9][i % 9])
+        .map(|(i, d)| {
+            let mut g = puzzle;
+            g.0[i / 9][i % 9] = d;
+            g
+        })
+        .find(|g| {
+            clashes(g).is_empty() && count_solutions(g, 1) == 0 && trace_lines(g).len() > 3000
+        })
+        .expect("a wrong digit with a long refutation");
+    let line = puzzle::to_line(&grid);
+    let expected = trace_lines(&grid);
+    let out = sudoku(&["solve", "--trace", &line], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    assert!(printed.len() > 64 * 1024, "{} bytes", printed.len());
+    assert_eq!(printed.lines().collect::<Vec<_>>(), expected);
+    assert_eq!(expected.last().map(String::as_str), Some("failed"));
 }

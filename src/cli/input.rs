@@ -25,7 +25,15 @@ pub(super) enum Item {
 /// page (reading a 4 MB file whole cost a page fault per 4 KB, about 1,000 of them).
 const PIECE: usize = 32 * 1024;
 
-/// An input to read puzzles from, opened: a file, or stdin for `-`, with the name to report
+/// The UTF-8 byte order mark that some editors (Windows Notepad) write first: not content.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The longest line [`stream_items`] reads as a puzzle (a puzzle line is 81 cells and a note):
+/// a longer one is reported and skipped without being kept in memory.
+const MAX_LINE: usize = 64 * 1024;
+
+/// An input to read puzzles from, opened: a file, stdin for `-`, or the argument itself when
+/// it is a puzzle written out (81 cells) and no file has that name; with the name to report
 /// errors under. A directory is refused by name.
 pub(super) fn open_source(file: &str) -> io::Result<(String, Box<dyn Read>)> {
     if file == "-" {
@@ -33,6 +41,13 @@ pub(super) fn open_source(file: &str) -> io::Result<(String, Box<dyn Read>)> {
     }
     if Path::new(file).is_dir() {
         return Err(io::Error::other("is a directory, not a file of puzzles"));
+    }
+    // A puzzle written out (81 cells) that names no file is read as itself.
+    if loose_line(file).is_some() && !Path::new(file).exists() {
+        return Ok((
+            "<argument>".to_owned(),
+            Box::new(io::Cursor::new(file.as_bytes().to_vec())),
+        ));
     }
     Ok((file.to_owned(), Box::new(File::open(file)?)))
 }
@@ -51,9 +66,20 @@ fn fill(reader: &mut dyn Read, buf: &mut Vec<u8>, more: usize) -> io::Result<boo
 pub(super) fn stream_items(reader: &mut dyn Read, mut each: impl FnMut(Item)) -> io::Result<()> {
     let mut buf = Vec::new();
     let mut end = fill(reader, &mut buf, PIECE)?;
+    if buf.starts_with(BOM) {
+        buf.drain(..BOM.len());
+    }
     // Whether the input is a Qt grid is told by its first line with content: read until
-    // that line is whole.
-    while !end && !first_content_line(&buf).is_some_and(|(_, whole)| whole) {
+    // that line is whole (looking again only once a newline came, so a long first line is
+    // read in linear time), or [`MAX_LINE`] bytes.
+    let mut checked = 0;
+    while !end && buf.len() <= MAX_LINE {
+        if buf[checked..].contains(&b'\n')
+            && first_content_line(&buf).is_some_and(|(_, whole)| whole)
+        {
+            break;
+        }
+        checked = buf.len();
         end = fill(reader, &mut buf, PIECE)?;
     }
     if is_qt(&buf) {
@@ -62,17 +88,54 @@ pub(super) fn stream_items(reader: &mut dyn Read, mut each: impl FnMut(Item)) ->
         return Ok(());
     }
     let mut number = 0;
+    // The bytes at the start of `buf` known to hold no newline.
+    let mut scanned = 0;
+    // Inside a line longer than [`MAX_LINE`], already reported: dropped up to its end.
+    let mut skipping = false;
     loop {
+        if skipping {
+            match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    buf.drain(..=i);
+                    skipping = false;
+                    scanned = 0;
+                }
+                None => {
+                    buf.clear();
+                    if end {
+                        return Ok(());
+                    }
+                    end = fill(reader, &mut buf, PIECE)?;
+                    continue;
+                }
+            }
+        }
         let lines = if end {
             buf.len()
         } else {
-            buf.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+            buf[scanned..]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| scanned + i + 1)
         };
         read_lines(&buf[..lines], &mut number, &mut each);
         if end {
             return Ok(());
         }
         buf.drain(..lines);
+        if buf.len() > MAX_LINE {
+            number += 1;
+            each(Item::Bad(
+                number,
+                format!(
+                    "the line is longer than {} KiB: not a puzzle",
+                    MAX_LINE / 1024
+                ),
+            ));
+            buf.clear();
+            skipping = true;
+        }
+        scanned = buf.len();
         end = fill(reader, &mut buf, PIECE)?;
     }
 }
@@ -109,6 +172,7 @@ fn fast_grid(cells: &[u8]) -> Option<Grid> {
 /// those are read without any other test. A line that is not UTF-8 is a bad line, and so is a
 /// Qt file that is not.
 pub(super) fn read_items(bytes: &[u8], mut each: impl FnMut(Item)) {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     if is_qt(bytes) {
         each(match std::str::from_utf8(bytes) {
             Ok(text) => match puzzle::parse(text) {

@@ -50,7 +50,10 @@ impl PuzzleError {
 /// Lines that carry content: `(1-based line number, trimmed text)`, without blank lines and
 /// `#` comments.
 fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines()
+    // A byte order mark (Windows Notepad writes one) is not content.
+    text.strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .lines()
         .enumerate()
         .map(|(i, line)| (i + 1, line.trim()))
         .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
@@ -168,8 +171,13 @@ fn parse_line(number: usize, line: &str) -> Result<Grid, PuzzleError> {
             _ => {
                 return Err(PuzzleError::new(
                     number,
-                    format!("`{ch}` (character {}) is not a digit or `.`", i + 1),
-                ))
+                    // Escaped: a control character would act on the terminal it is shown in.
+                    format!(
+                        "`{}` (character {}) is not a digit or `.`",
+                        ch.escape_debug(),
+                        i + 1
+                    ),
+                ));
             }
         };
         if i < 81 {
@@ -190,10 +198,15 @@ fn parse_line(number: usize, line: &str) -> Result<Grid, PuzzleError> {
 /// A field cut to a readable length for an error message.
 fn shorten(field: &str) -> String {
     const MAX: usize = 20;
+    let shown: String = field
+        .chars()
+        .take(MAX)
+        .flat_map(char::escape_debug)
+        .collect();
     if field.chars().count() <= MAX {
-        field.to_owned()
+        shown
     } else {
-        field.chars().take(MAX).chain("...".chars()).collect()
+        shown + "..."
     }
 }
 
@@ -320,6 +333,22 @@ mod tests {
         assert_eq!(parse(&compact).unwrap(), parse(QT_SUDOKU).unwrap());
         let line = format!("\n  {QT_SUDOKU_LINE}  \nignored second line\n");
         assert_eq!(parse(&line).unwrap(), parse(QT_SUDOKU).unwrap());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_content() {
+        let plain = parse(QT_SUDOKU).unwrap();
+        assert_eq!(parse(&format!("\u{feff}{QT_SUDOKU}")), Ok(plain));
+        let line = to_line(&plain);
+        assert_eq!(parse(&format!("\u{feff}{line}\n")), Ok(plain));
+        assert_eq!(parse_lines(&format!("\u{feff}{line}\n{line}")).len(), 2);
+        // Only at the start: elsewhere it is a character that is not a digit, shown escaped.
+        assert!(parse(&format!("{line}\u{feff}")).is_err());
+        let escape = format!("\u{1b}{}", &line[1..]);
+        assert_eq!(
+            parse(&escape).unwrap_err().to_string(),
+            "line 1: `\\u{1b}` (character 1) is not a digit or `.`"
+        );
     }
 
     #[test]

@@ -95,7 +95,7 @@ fn edit_mode_says_which_of_the_four_verdicts_a_typed_puzzle_gets() {
     type_given(&g, 1, 8, 9);
     let v = g.send(events::EDIT_CHECK, Value::Null);
     assert_eq!(v.status, "No solution");
-    assert_eq!(v.message, "No solution: no grid completes these 9 givens.");
+    assert_eq!(v.message, "No solution: the singles and locked candidates these 9 givens force leave r1c9 without a candidate.");
     assert!(v.cells.iter().all(|c| !c.error), "no clash");
 
     // Leaving asks first (9 givens were typed); confirming goes back to the game as it was.
@@ -142,11 +142,19 @@ fn leaving_edit_mode_asks_before_the_typed_puzzle_is_lost() {
         "the current puzzle unchanged: nothing lost"
     );
 
-    // Two givens typed: the question says so, and the board still shows the draft.
+    // Two givens typed: the question says so, and the board still shows the draft. (The
+    // game said something before: a hint, which the panel about the draft does not repeat.)
+    let hinted = g.send(events::HINT, Value::Null);
+    assert!(!hinted.message.is_empty());
     g.send(events::EDIT, json!({ "from": "blank" }));
     type_given(&g, 0, 0, 5);
     let typed = type_given(&g, 4, 4, 7);
     let v = g.send(events::CANCEL, Value::Null);
+    assert_eq!(
+        v.message, typed.message,
+        "the draft's message, not the game's"
+    );
+    assert_ne!(v.message, hinted.message);
     assert_eq!(v.phase, Phase::Confirming);
     assert_eq!(v.question_title, "Leave edit mode?");
     assert_eq!(
@@ -312,7 +320,7 @@ fn the_search_runs_on_the_clock_pauses_steps_and_stop_restores_the_game() {
 fn the_search_ends_solved_with_its_guesses_and_backtracks_counted() {
     let g = Game::new(HARD);
     g.send(events::WATCH, Value::Null);
-    g.send(events::SEARCH_SPEED, json!({ "speed": 7 })); // 1,000 steps a second
+    g.send(events::SEARCH_SPEED, json!({ "speed": 8 })); // 1,000 steps a second
                                                          // The steps shown after each frame (16 ms) of the virtual clock, when they changed.
     let mut shown: Vec<(usize, String)> = vec![(0, String::new())];
     while g.active(State::SearchRunning) {
@@ -367,7 +375,7 @@ fn a_mistake_makes_the_search_fail_where_it_runs_out() {
         .unwrap();
     g.put(r, c, wrong);
     g.send(events::WATCH, Value::Null);
-    g.send(events::SEARCH_SPEED, json!({ "speed": 7 }));
+    g.send(events::SEARCH_SPEED, json!({ "speed": 8 }));
     g.machine.advance_time(Duration::from_secs(60));
     assert!(g.active(State::SearchDone));
     let v = g.view();
@@ -403,7 +411,7 @@ fn a_near_empty_grid_is_watched_to_one_of_its_solutions() {
     g.send(events::EDIT, json!({ "from": "blank" }));
     type_given(&g, 0, 0, 1);
     g.send(events::WATCH, Value::Null);
-    g.send(events::SEARCH_SPEED, json!({ "speed": 7 }));
+    g.send(events::SEARCH_SPEED, json!({ "speed": 8 }));
     g.machine.advance_time(Duration::from_secs(10));
     assert!(g.active(State::SearchDone));
     let v = g.view();

@@ -216,7 +216,7 @@ fn show_answer_ends_the_game_unsolved_and_is_disabled_while_paused() {
     let v = g.send(events::ANSWER, json!(null));
     assert!(g.active(State::Confirming));
     assert_eq!(
-        (v.question_title.as_str(), v.confirm_label.as_str()),
+        (v.question_title.as_ref(), v.confirm_label.as_ref()),
         ("Show the answer?", "Show answer")
     );
     g.send(events::CANCEL, json!(null));
@@ -255,6 +255,10 @@ fn the_clock_ticks_only_while_running_and_pause_resumes_the_exact_sub_state() {
         "the board is hidden"
     );
     assert_eq!(v.can.pause_label, "Resume");
+    assert!(
+        v.pencil,
+        "the Notes button still says notes mode, which resume brings back"
+    );
     g.machine.advance_time(Duration::from_secs(60));
     g.click(0, 0); // ignored while paused
     g.send(events::WINDOW_HIDDEN, json!(null)); // paused stays paused
@@ -289,7 +293,7 @@ fn solving_stops_the_clock_and_shows_the_final_time() {
     g.machine.advance_time(Duration::from_secs(75));
     let v = g.put(0, 0, 4);
     assert!(g.active(State::Solved));
-    assert_eq!(v.status, "SOLVED !!! in 1:15");
+    assert_eq!(v.status, "Solved in 1:15");
     assert_eq!(g.machine.next_deadline(), None);
     g.machine.advance_time(Duration::from_secs(10));
     assert_eq!(g.heard.borrow().clocks.len(), 75);
@@ -315,7 +319,7 @@ fn the_window_s_stop_asks_when_there_is_something_to_lose_and_qt_s_stop_does_not
     );
     // Behind the question the toolbar's button still reads Stop, disabled.
     assert_eq!(
-        (v.can.start_stop, v.can.start_stop_label.as_str()),
+        (v.can.start_stop, v.can.start_stop_label.as_ref()),
         (false, "Stop")
     );
     g.send(events::CANCEL, json!(null));
@@ -348,8 +352,8 @@ fn start_after_stop_asks_before_it_wipes_the_game_and_cancel_keeps_it() {
     assert!(g.active(State::Unsolved));
     assert_eq!(
         (
-            v.can.start_stop_label.as_str(),
-            v.can.start_stop_event.as_str()
+            v.can.start_stop_label.as_ref(),
+            v.can.start_stop_event.as_ref()
         ),
         ("Start", "start")
     );
@@ -382,7 +386,7 @@ fn choosing_another_puzzle_asks_only_when_there_is_something_to_lose() {
     // Nothing entered yet: loads at once.
     let v = g.send(events::LOAD, load.clone());
     assert_eq!(
-        (v.puzzle.as_str(), v.level.as_str()),
+        (v.puzzle.as_str(), v.level.as_ref()),
         ("nearly solved", "Easy")
     );
     assert!(g.active(State::Running));
@@ -439,6 +443,7 @@ fn puzzles_that_cannot_be_played_are_refused_and_improper_ones_warned_about() {
         v.message
     );
     assert!(!v.can.hint && !v.can.answer && v.level.is_empty());
+    assert_eq!(v.hints, "No hints", "not “3 hints left”");
     g.send(events::HINT, json!(null));
     g.send(events::ANSWER, json!(null));
     assert!(g.active(State::Running));
@@ -472,7 +477,7 @@ fn generation_is_requested_cancelled_and_received_and_late_results_are_ignored()
     assert_eq!(g.heard.borrow().requests.len(), 3);
     let v = g.send(events::GENERATED, generated);
     assert!(g.active(State::Running));
-    assert_eq!((v.puzzle.as_str(), v.level.as_str()), ("Hard #1", "Hard"));
+    assert_eq!((v.puzzle.as_str(), v.level.as_ref()), ("Hard #1", "Hard"));
     // A level that does not exist is not generated.
     g.send(events::GENERATE, json!({ "level": "impossible" }));
     assert!(g.active(State::Running));
@@ -487,6 +492,7 @@ fn settings_change_and_nonsense_is_an_error_that_changes_nothing() {
     );
     assert_eq!(v.settings.hint_limit, 1);
     assert_eq!(v.hints_left, 1);
+    assert_eq!(v.hints, "1 hint left");
     g.send(events::SETTINGS, json!({ "theme": "purple" }));
     assert_eq!(g.errors().len(), 1);
     assert_eq!(

@@ -8,6 +8,7 @@ use serde_json::json;
 use std::cell::RefCell;
 use std::rc::Rc;
 use sudoku_machine::datamodel::Grid;
+use sudoku_machine::game::ViewUpdate;
 use sudoku_machine::{events, puzzle, State, Sudoku};
 use sudoku_scxmlc::runtime::Event;
 
@@ -37,11 +38,28 @@ impl Harness {
             .unwrap();
         let updates = Rc::new(RefCell::new(Vec::new()));
         let (log, m) = (updates.clone(), machine.downgrade());
+        // Qt's window redraws from `currentState` and `initState`; ours come with a full
+        // update, and an incremental one names the cells that changed and their digits.
+        let grids = RefCell::new((Grid::default(), Grid::default()));
         machine.connect_to_event(events::UPDATE_GUI, move |e: &Event| {
             let m = m.upgrade().unwrap();
+            let mut grids = grids.borrow_mut();
+            let update: ViewUpdate = e.param("view").unwrap();
+            if update.full {
+                *grids = (
+                    e.param("currentState").unwrap(),
+                    e.param("initState").unwrap(),
+                );
+            } else {
+                assert!(e.data["currentState"].is_null() && e.data["initState"].is_null());
+                for change in &update.cells {
+                    let at = usize::from(change.at);
+                    grids.0 .0[at / 9][at % 9] = change.cell.value;
+                }
+            }
             log.borrow_mut().push(Update {
-                current: e.param("currentState").unwrap(),
-                init: e.param("initState").unwrap(),
+                current: grids.0,
+                init: grids.1,
                 solved: m.is_active(State::Solved),
                 playing: m.is_active(State::Playing),
             });

@@ -264,6 +264,30 @@ fn src_attributes_must_name_regular_files() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+#[test]
+fn a_syntax_error_in_a_script_file_names_its_line_and_column_there() {
+    let dir = std::env::temp_dir().join(format!("scxmlc-script-src-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("helper.rs"),
+        "let a = 1;\nlet b = 2;\nlet c = (3 + );\n",
+    )
+    .unwrap();
+    let chart = dir.join("c.scxml");
+    let text = format!(
+        "{HEAD} datamodel=\"rust\">\n  <state id=\"a\"><onentry><script src=\"helper.rs\"/></onentry></state>\n</scxml>\n"
+    );
+    let err = Config::new()
+        .generate(&chart, &text)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("c.scxml:2:39: error: in `helper.rs:3:14`: invalid Rust statements"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `<invoke>`: errors in an inline child are located in the parent's file; `src` cycles and
 /// runaway nesting are errors, not endless recursion.
 #[test]

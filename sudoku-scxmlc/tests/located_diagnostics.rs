@@ -317,3 +317,25 @@ fn a_bad_token_after_references_is_underlined_as_written() {
     );
     assert!(out.contains("error: `bzz` is not a state id"), "{out}");
 }
+
+#[test]
+fn an_undeclared_rs_prefix_says_how_to_declare_it() {
+    let chart = r#"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="rust" initial="a">
+  <datamodel><data id="n" rs:type="u32" expr="0"/></datamodel>
+  <state id="a"><x:thing xmlns:y="urn:y"/></state>
+</scxml>
+"#;
+    let out = errors(chart);
+    assert!(
+        out.contains("attribute `rs:type` uses the undeclared namespace prefix `rs`"),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#"xmlns:rs="urn:sudoku-scxmlc:rust""#),
+        "the help names the declaration: {out}"
+    );
+    assert!(
+        out.contains("`<x:thing>` uses the undeclared namespace prefix `x`"),
+        "{out}"
+    );
+}

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use slint::{ComponentHandle, VecModel};
 use sudoku_machine::datamodel::Grid;
 use sudoku_machine::engine::Level;
-use sudoku_machine::game::{Phase, View};
+use sudoku_machine::game::{Phase, View, ViewUpdate};
 use sudoku_machine::puzzle::Puzzle;
 use sudoku_machine::{events, Event as GameEvent, Sudoku};
 use sudoku_scxmlc::runtime::Event;
@@ -233,7 +233,8 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
         session.resume_timers();
         session.submit(events::RESUMED, Value::Null);
         session.submit(events::WINDOW_SHOWN, Value::Null);
-        session.submit(events::UPDATE, Value::Null);
+        // The journal's replay updated a screen nobody saw: the window asks for all of it.
+        session.submit(events::REDRAW, Value::Null);
     }
 
     let chart = watch_chart(&window, session.machine());
@@ -348,21 +349,27 @@ fn observe(
     let w = window.as_weak();
     let lib = library.clone();
     let current = Rc::new(RefCell::new(None::<Grid>));
-    // `updateGUI` and `view` are typed (their `<param>`s have Rust types): the view arrives
-    // as the machine built it, without JSON.
+    // The screen as the updates so far left it.
+    let screen = Rc::new(RefCell::new(View::default()));
+    // `updateGUI` and `view` are typed (their `<param>`s have Rust types): what changed of
+    // the view arrives as the machine built it, without JSON, and is applied to the screen.
     machine.observe(move |event: &GameEvent| {
         let Some(window) = w.upgrade() else { return };
-        let view: &View = match event {
+        let update: &ViewUpdate = match event {
             GameEvent::UpdateGui(update) => {
-                *current.borrow_mut() = Some(update.initState);
+                if let Some(givens) = &update.initState {
+                    *current.borrow_mut() = Some(**givens);
+                }
                 &update.view
             }
             GameEvent::View(shown) => &shown.view,
             _ => return,
         };
+        update.apply(&mut screen.borrow_mut());
+        let view = screen.borrow();
         *phase.borrow_mut() = view.phase;
         let game = window.global::<Game>();
-        show(&game, &cells, view);
+        show(&game, &cells, update);
         // The chooser shows the puzzle being played (it snaps back after a cancelled choice).
         if let Some(givens) = *current.borrow() {
             // In edit mode the view's heading names the draft, not the puzzle: a puzzle the

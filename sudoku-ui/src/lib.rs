@@ -4,8 +4,8 @@
 //! panel and the dialogs and declares the `Game` global; [`init`] (in `bind.rs`) talks to the
 //! [`sudoku_machine::Sudoku`] state machine only through the generated API: `submit_event`
 //! (through [`session::Session::submit`], which also journals it), `observe` for the
-//! machine's typed `updateGUI`/`view` (what to show, which controls work; no JSON in
-//! between), `connect_to_event` for `clock` and the generator requests, and `snapshot`/`restore` for the [`autosave`]. Every rule stays in the
+//! machine's typed `updateGUI`/`view` (what changed of what to show and which controls
+//! work, applied to the screen the window keeps; no JSON in between), `connect_to_event` for `clock` and the generator requests, and `snapshot`/`restore` for the [`autosave`]. Every rule stays in the
 //! chart and its datamodel.
 //!
 //! | module | holds |

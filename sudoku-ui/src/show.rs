@@ -1,10 +1,11 @@
-//! The machine's view onto the `Game` global: cells (only the rows that changed), controls,
-//! texts. A straight copy: every decision was made by the machine.
+//! The machine's view updates onto the `Game` global: the cells that changed, and the
+//! controls and texts when the panel changed. A straight copy: every decision was made by
+//! the machine.
 
 use slint::{Model, ModelRc, SharedString, VecModel};
 use sudoku_machine::engine::techniques::Technique;
 use sudoku_machine::engine::Level;
-use sudoku_machine::game::{CheckMode, Phase, Theme, View};
+use sudoku_machine::game::{CellView, CheckMode, Panel, Phase, Theme, ViewUpdate};
 
 use crate::{CellData, Controls, Entry, Game, SearchData};
 
@@ -25,27 +26,40 @@ pub fn phase_name(phase: Phase) -> &'static str {
     }
 }
 
-/// Copies `view` into the window.
-pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
-    for (index, cell) in view.cells.iter().enumerate() {
-        let data = CellData {
-            value: i32::from(cell.value),
-            given: cell.given,
-            notes: i32::from(cell.notes),
-            editable: cell.editable,
-            error: cell.error,
-            selected: cell.selected,
-            related: cell.related,
-            same: cell.same,
-            hint: i32::from(cell.hint),
-            flash: i32::from(cell.flash),
-            struck: i32::from(cell.struck),
-            guessed: cell.guessed,
-        };
+/// Copies `update` into the window: the cells it lists, and its panel if it has one.
+pub fn show(game: &Game, cells: &VecModel<CellData>, update: &ViewUpdate) {
+    for change in &update.cells {
+        let data = cell_data(&change.cell);
+        let index = usize::from(change.at);
         if cells.row_data(index).as_ref() != Some(&data) {
             cells.set_row_data(index, data);
         }
     }
+    if let Some(panel) = &update.panel {
+        show_panel(game, panel);
+    }
+}
+
+/// One cell as the markup takes it.
+fn cell_data(cell: &CellView) -> CellData {
+    CellData {
+        value: i32::from(cell.value),
+        given: cell.given,
+        notes: i32::from(cell.notes),
+        editable: cell.editable,
+        error: cell.error,
+        selected: cell.selected,
+        related: cell.related,
+        same: cell.same,
+        hint: i32::from(cell.hint),
+        flash: i32::from(cell.flash),
+        struck: i32::from(cell.struck),
+        guessed: cell.guessed,
+    }
+}
+
+/// The panel's controls, texts, options and search.
+fn show_panel(game: &Game, view: &Panel) {
     let can = &view.can;
     game.set_can(Controls {
         edit: can.edit,
@@ -56,10 +70,10 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
         hint: can.hint,
         answer: can.answer,
         pause: can.pause,
-        pause_label: can.pause_label.as_str().into(),
+        pause_label: can.pause_label.as_ref().into(),
         start_stop: can.start_stop,
-        start_stop_label: can.start_stop_label.as_str().into(),
-        start_stop_event: can.start_stop_event.as_str().into(),
+        start_stop_label: can.start_stop_label.as_ref().into(),
+        start_stop_event: can.start_stop_event.as_ref().into(),
         new_game: can.new_game,
         enter_edit: can.enter_edit,
         check: can.check,
@@ -76,6 +90,8 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
         done: search.done,
         speed: search.speed as i32,
         speed_label: search.speed_label.as_str().into(),
+        can_slower: search.can_slower,
+        can_faster: search.can_faster,
         steps: search.counts.steps as i32,
         placements: search.counts.placements as i32,
         eliminations: search.counts.eliminations as i32,
@@ -86,18 +102,18 @@ pub fn show(game: &Game, cells: &VecModel<CellData>, view: &View) {
     game.set_phase(phase_name(view.phase).into());
     game.set_board_hidden(view.phase.hides_board());
     game.set_pencil(view.pencil);
-    game.set_status(view.status.as_str().into());
+    game.set_status(view.status.as_ref().into());
     game.set_message(view.message.as_str().into());
     game.set_question(view.question.as_str().into());
-    game.set_question_title(view.question_title.as_str().into());
-    game.set_confirm_label(view.confirm_label.as_str().into());
-    game.set_cancel_label(view.cancel_label.as_str().into());
+    game.set_question_title(view.question_title.as_ref().into());
+    game.set_confirm_label(view.confirm_label.as_ref().into());
+    game.set_cancel_label(view.cancel_label.as_ref().into());
     game.set_edit_panel(view.edit_panel);
     game.set_clock(view.clock.as_str().into());
-    game.set_hints_left(i32::from(view.hints_left));
+    game.set_hints(view.hints.as_ref().into());
     game.set_game_info(view.game_info);
     game.set_puzzle_name(view.puzzle.as_str().into());
-    game.set_level(view.level.as_str().into());
+    game.set_level(view.level.as_ref().into());
     game.set_check_solution(view.settings.check == CheckMode::Solution);
     let level = Level::ALL.iter().position(|&l| l == view.settings.level);
     game.set_level_index(level.unwrap_or(1) as i32);

@@ -172,7 +172,7 @@ fn clashes_are_red_and_the_solution_check_marks_wrong_digits_too() {
 #[test]
 fn three_hints_then_a_refusal_each_shown_then_placed() {
     let h = start();
-    for left in ["2 hints left", "1 hint left", "0 hints left"] {
+    for left in ["2 hints left", "1 hint left", "No hints left"] {
         h.press("Hint");
         assert!(
             h.message().contains("Hint again to place it"),
@@ -255,6 +255,20 @@ fn a_game_in_progress_is_not_discarded_without_asking() {
     h.ui.open_puzzle_file(&file).unwrap();
     assert!(h.exists("Discard"));
     h.press("Keep my game");
+    assert_eq!(h.digit(r, c), "6");
+    std::fs::remove_file(file).unwrap();
+    // Through the Open dialog, which covers the board (the clock waits), then Keep my game:
+    // the game runs again, it is not left paused.
+    let file = temp_file("open-through-the-dialog.data", NEARLY_SOLVED);
+    h.game().set_open_dialog_shown(true);
+    h.wait(100);
+    assert!(h.ui.machine().is_active(State::Hidden), "covered");
+    h.game().invoke_open_file(file.to_str().unwrap().into());
+    h.wait(100);
+    assert!(h.exists("Discard"));
+    h.press("Keep my game");
+    h.wait(100);
+    assert!(h.ui.machine().is_active(State::Running), "{}", h.status());
     assert_eq!(h.digit(r, c), "6");
     std::fs::remove_file(file).unwrap();
     // Stop asks first; then Start asks whether to discard; Escape is Keep playing.

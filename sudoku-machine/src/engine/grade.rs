@@ -101,6 +101,17 @@ impl Level {
             Level::Extreme => "extreme",
         }
     }
+
+    /// The name as a heading shows it: `Easy`, `Medium`, `Hard`, `Expert`, `Extreme`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Level::Easy => "Easy",
+            Level::Medium => "Medium",
+            Level::Hard => "Hard",
+            Level::Expert => "Expert",
+            Level::Extreme => "Extreme",
+        }
+    }
 }
 
 impl fmt::Display for Level {

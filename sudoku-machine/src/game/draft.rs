@@ -7,9 +7,33 @@ use serde::{Deserialize, Serialize};
 use super::info::LoadRequest;
 use crate::datamodel::{event_cell, Grid};
 use crate::engine::techniques::Cell;
-use crate::engine::{clashes, classify, grade, Classification, Level};
+use crate::engine::{clashes, classify, grade, trace, Classification, DeadEnd, Level, TraceStep};
 
 use super::play::Direction;
+
+/// Where the givens fail without any guess: the first contradiction the traced search meets
+/// before its first guess (placing the singles and locked candidates the givens force), or
+/// `None` when the position only fails once guesses are made.
+fn forced_dead_end(grid: &Grid) -> Option<DeadEnd> {
+    trace(grid)
+        .take_while(|step| !matches!(step, TraceStep::Guess { .. }))
+        .find_map(|step| match step {
+            TraceStep::DeadEnd(dead) => Some(dead),
+            _ => None,
+        })
+}
+
+/// A dead end as the verdict says it: `leave r3c4 without a candidate`.
+fn dead_end_text(dead: DeadEnd) -> String {
+    let at = |(r, c): (usize, usize)| Cell::new(r, c);
+    match dead {
+        DeadEnd::NoCandidate(cell) => format!("leave {} without a candidate", at(cell)),
+        DeadEnd::NoPlace { digit, house } => format!("leave {digit} without a place in {house}"),
+        DeadEnd::Clash { cell, peer, digit } => {
+            format!("put {digit} in both {} and {}", at(peer), at(cell))
+        }
+    }
+}
 
 /// What the checked draft is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -210,14 +234,23 @@ impl Draft {
         let givens = self.grid.0.iter().flatten().filter(|&&v| v != 0).count();
         self.message = match &verdict {
             Verdict::Invalid { text, .. } => format!("Not a valid puzzle: {text}."),
-            Verdict::NoSolution => format!(
-                "No solution: no grid completes {}.",
-                if givens == 1 {
+            Verdict::NoSolution => {
+                let these = if givens == 1 {
                     "this one given".to_owned()
                 } else {
                     format!("these {givens} givens")
+                };
+                match forced_dead_end(&self.grid) {
+                    Some(dead) => format!(
+                        "No solution: the singles and locked candidates {these} force {}.",
+                        dead_end_text(dead)
+                    ),
+                    None => format!(
+                        "No solution: no grid completes {these} (every guess fails: Watch \
+                         solver shows where)."
+                    ),
                 }
-            ),
+            }
             Verdict::Multiple => format!(
                 "Several solutions: {} more than one grid. Add givens until one is left.",
                 match givens {
@@ -352,6 +385,13 @@ mod tests {
         blank.set(9);
         assert!(!blank.check());
         assert_eq!(blank.verdict, Some(Verdict::NoSolution));
+        assert!(
+            blank
+                .message
+                .ends_with("force leave r1c9 without a candidate."),
+            "names the cell: {}",
+            blank.message
+        );
     }
 
     #[test]

@@ -13,8 +13,10 @@
 //! | `play` | [`Play`] | the attempt: digits, notes, moves, selection, time, hints, message |
 //! | `settings` | [`Settings`] | mistake checking, hint limit, theme |
 //! | `pending` | [`Pending`] | what waits for the player's confirmation |
+//! | `screen` | [`Screen`] | what the window was last sent (not saved) |
 //!
-//! [`view()`] turns them into what the window shows; [`check()`] tells a saved game from a
+//! [`view()`] turns them into what the window shows, [`Screen::update`] into what changed of
+//! it since the last `updateGUI` ([`ViewUpdate`]); [`check()`] tells a saved game from a
 //! forged or damaged one.
 
 pub mod check;
@@ -23,6 +25,7 @@ pub mod hints;
 pub mod history;
 pub mod info;
 pub mod play;
+pub mod screen;
 pub mod search;
 pub mod settings;
 pub mod view;
@@ -33,6 +36,7 @@ pub use hints::{hint, ShownHint};
 pub use history::{Change, Content, History, Move, MoveKind};
 pub use info::{is_loadable, load_refusal, LoadRequest, PuzzleInfo, Solution};
 pub use play::{Direction, Notes, Play};
-pub use search::{trace_lines, Outcome, Search, StepKind};
+pub use screen::{CellChange, Screen, ViewUpdate};
+pub use search::{trace_lines, trace_text, Outcome, Search, StepKind};
 pub use settings::{requested_level, CheckMode, Pending, Settings, Theme};
-pub use view::{clock_text, view, CellView, Controls, Phase, View};
+pub use view::{clock_text, view, CellView, Controls, Panel, Phase, SearchView, View};

@@ -61,6 +61,12 @@ pub struct Play {
     /// What the game last said to the player (a refusal, a hint, a warning); empty for
     /// nothing. Each player action replaces it.
     pub message: String,
+    /// Whether notes mode (the chart's `pencil` state, not `pen`) was the last of the two
+    /// entered: what the Notes button says while the game is paused or behind a question,
+    /// where neither is active and the deep history will resume this one. Written by their
+    /// `<onentry>`.
+    #[serde(default)]
+    pub notes_mode: bool,
 }
 
 /// What a cell index means as `(row, column)`, for messages.

@@ -18,7 +18,7 @@ use crate::engine::{classify, trace, Classification, DeadEnd, PlacementReason, T
 pub const STEP_LIMIT: usize = 20_000;
 
 /// The speeds offered, in steps per second; the fastest ones show several steps per frame.
-pub const SPEEDS: [u32; 8] = [1, 2, 5, 10, 30, 60, 250, 1000];
+pub const SPEEDS: [u32; 9] = [1, 2, 5, 10, 30, 60, 120, 250, 1000];
 
 /// Frames per second at most (a step every frame up to 60 steps a second).
 const FRAMES_PER_SECOND: u32 = 60;
@@ -493,11 +493,17 @@ fn explain(dead: &DeadEnd) -> String {
 }
 
 /// The steps the animation shows for `position`, one line each: what `sudoku solve --trace`
-/// prints.
+/// prints. See [`trace_text`] for the same lines one at a time.
 pub fn trace_lines(position: &Grid) -> Vec<String> {
+    trace_text(position).collect()
+}
+
+/// The lines of [`trace_lines`], made as they are pulled: a search of a position without a
+/// solution may take millions of steps, which need not be held at once.
+pub fn trace_text(position: &Grid) -> impl Iterator<Item = String> {
     let mut traced = trace(position);
     traced.take_setup();
-    traced.map(|step| step.to_string()).collect()
+    traced.map(|step| step.to_string())
 }
 
 #[cfg(test)]
@@ -645,7 +651,7 @@ mod tests {
         s.speed = 0;
         assert_eq!((s.delay().as_str(), s.steps_per_tick()), ("1000ms", 1));
         let speed = |data| sudoku_scxmlc::runtime::Event::new("search.speed", data);
-        s.set_speed(&speed(serde_json::json!({"speed": 7})));
+        s.set_speed(&speed(serde_json::json!({"speed": 8})));
         assert_eq!((s.delay().as_str(), s.steps_per_tick()), ("16ms", 17));
         s.set_speed(&speed(serde_json::json!({"faster": true})));
         assert_eq!(s.steps_per_second(), 1000, "the fastest stays the fastest");

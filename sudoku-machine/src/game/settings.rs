@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use sudoku_scxmlc::runtime::{Event, ExecError};
 
 use super::info::LoadRequest;
-use crate::engine::Level;
+use crate::engine::{classify, Classification, Level};
 
 /// Which entries are marked as mistakes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -128,8 +128,21 @@ impl Pending {
             }
             Pending::LeaveEdit => return format!("The puzzle you are typing is lost: {lost}."),
             Pending::Start => "start this puzzle over".to_owned(),
-            Pending::Load(request) if request.name.is_empty() => "play another puzzle".into(),
-            Pending::Load(request) => format!("play “{}”", request.name),
+            Pending::Load(request) => {
+                let what = if request.name.is_empty() {
+                    "play another puzzle".to_owned()
+                } else {
+                    format!("play “{}”", request.name)
+                };
+                // Said before the game is discarded for it, not only after.
+                match classify(&request.givens) {
+                    Classification::None | Classification::Invalid(_) => {
+                        format!("{what}, which has no solution")
+                    }
+                    Classification::Multiple => format!("{what}, which has several solutions"),
+                    Classification::Unique(_) => what,
+                }
+            }
             Pending::Generate(level) => format!("start a new {level} puzzle"),
         };
         if lost.is_empty() {
@@ -292,8 +305,28 @@ mod tests {
             name: "mine".into(),
             level: None,
         });
-        assert!(p.question("").contains("play “mine”"));
+        assert_eq!(
+            p.question(""),
+            "Discard the game in progress and play “mine”, which has several solutions?",
+            "an empty grid"
+        );
         assert_eq!(p.take_load().unwrap().name, "mine");
+        // r1c1..r1c8 hold 1-8 and r2c9 holds 9: no solution, said before the game goes.
+        let mut none = crate::datamodel::Grid::default();
+        for c in 0..8 {
+            none.0[0][c] = c as u8 + 1;
+        }
+        none.0[1][8] = 9;
+        let nosol = Pending::Load(LoadRequest {
+            givens: none,
+            name: "nosol".into(),
+            level: None,
+        });
+        assert_eq!(
+            nosol.question("1 entry"),
+            "Discard the game in progress and play “nosol”, which has no solution? Lost: 1 \
+             entry."
+        );
         assert_eq!(p, Pending::None);
         assert!(p.take_load().is_err());
     }

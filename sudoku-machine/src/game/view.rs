@@ -2,15 +2,17 @@
 //! notes, marks and whether it takes input, which controls work now and what they say, the
 //! status, the clock and the last message. The window draws this and decides nothing.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use super::draft::{Draft, Verdict};
-use super::info::PuzzleInfo;
+use super::info::{self, PuzzleInfo};
 use super::play::Play;
 use super::search::{Counts, Outcome, Search, StepKind, SPEEDS};
 use super::settings::{CheckMode, Pending, Settings};
 use crate::datamodel::Grid;
-use crate::engine::techniques::{peers, Cell};
+use crate::engine::techniques::Cell;
 
 /// Where the game is, from the chart's configuration.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -43,9 +45,11 @@ pub enum Phase {
 
 impl Phase {
     /// The phase of a configuration, given `In()` of the chart (a state id → whether it is
-    /// active).
+    /// active). The states asked about exclude each other (the chart has no `<parallel>`),
+    /// so the order only decides how soon the answer comes: a running game first.
     pub fn of(is_in: impl Fn(&str) -> bool) -> Phase {
         [
+            ("running", Phase::Running),
             ("generating", Phase::Generating),
             ("confirming", Phase::Confirming),
             ("searching", Phase::Searching),
@@ -53,7 +57,6 @@ impl Phase {
             ("drafting", Phase::Editing),
             ("paused", Phase::Paused),
             ("hidden", Phase::Hidden),
-            ("running", Phase::Running),
             ("solved", Phase::Solved),
             ("revealed", Phase::Revealed),
         ]
@@ -68,36 +71,62 @@ impl Phase {
     }
 }
 
-/// One cell as the window draws it.
+/// One cell as the window draws it. `Copy`, 14 bytes without padding (the two `u16`s
+/// first), so comparing two is one wide comparison. Its JSON leaves out the fields at their
+/// default (`0`, `false`): an empty cell of a running game is `{"editable": true}`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+#[repr(C)]
 pub struct CellView {
+    /// Pencil marks of an empty cell, digit `d` = bit `d - 1`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub notes: u16,
+    /// Candidates to draw struck out (the one the last step removed).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub struck: u16,
     /// The digit, `0` for none (also while the board is hidden).
+    #[serde(skip_serializing_if = "is_zero")]
     pub value: u8,
     /// Whether the digit is a given (locked, drawn bold).
+    #[serde(skip_serializing_if = "is_false")]
     pub given: bool,
-    /// Pencil marks of an empty cell, digit `d` = bit `d - 1`.
-    pub notes: u16,
     /// Whether typing into this cell does anything now.
+    #[serde(skip_serializing_if = "is_false")]
     pub editable: bool,
     /// Marked as a mistake (see [`CheckMode`]).
+    #[serde(skip_serializing_if = "is_false")]
     pub error: bool,
     /// The selected cell.
+    #[serde(skip_serializing_if = "is_false")]
     pub selected: bool,
     /// In the selected cell's row, column or box.
+    #[serde(skip_serializing_if = "is_false")]
     pub related: bool,
     /// Holds the same digit as the selected cell.
+    #[serde(skip_serializing_if = "is_false")]
     pub same: bool,
     /// Part of the hint on screen: `0` no, `1` a cell of its pattern, `2` the cell it is
     /// about.
+    #[serde(skip_serializing_if = "is_zero")]
     pub hint: u8,
     /// The animated search's last step here: `0` none, `1` a placement, `2` a guess, `3` a
     /// candidate removed, `4` a backtrack, `5` a dead end (drawn until the next step).
+    #[serde(skip_serializing_if = "is_zero")]
     pub flash: u8,
-    /// Candidates to draw struck out (the one the last step removed).
-    pub struck: u16,
     /// The digit was filled in by the machine: by the search inside a guess, or by Show
     /// answer.
+    #[serde(skip_serializing_if = "is_false")]
     pub guessed: bool,
+}
+
+/// Whether a number is zero (left out of a cell's JSON).
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
+}
+
+/// Whether a flag is off (left out of a cell's JSON).
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
 /// Which controls do something now, and what the two that change meaning say.
@@ -120,13 +149,13 @@ pub struct Controls {
     /// Pause or resume.
     pub pause: bool,
     /// What the pause button says: `Pause` or `Resume`.
-    pub pause_label: String,
+    pub pause_label: Cow<'static, str>,
     /// The Start/Stop button.
     pub start_stop: bool,
     /// What it says: `Start` or `Stop`.
-    pub start_stop_label: String,
-    /// The event it submits: `start` or `stop`.
-    pub start_stop_event: String,
+    pub start_stop_label: Cow<'static, str>,
+    /// The event it submits: `start` or `end`.
+    pub start_stop_event: Cow<'static, str>,
     /// Choosing, opening or generating a puzzle.
     pub new_game: bool,
     /// Entering edit mode.
@@ -158,34 +187,57 @@ pub struct SearchView {
     pub speed: usize,
     /// The speed as the panel shows it.
     pub speed_label: String,
+    /// Whether there is a slower speed.
+    pub can_slower: bool,
+    /// Whether there is a faster speed.
+    pub can_faster: bool,
     /// What was done so far.
     pub counts: Counts,
     /// The last step, as `sudoku solve --trace` prints it.
     pub last: String,
 }
 
-/// The `view` parameter of `updateGUI`.
+/// The whole screen: the board and the panel. [`view()`] builds it; `updateGUI` sends what
+/// changed of it ([`ViewUpdate`](super::ViewUpdate)). Its JSON is one object: `cells` beside
+/// the panel's fields. It dereferences to its [`Panel`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct View {
     /// The 81 cells, row by row.
     pub cells: Vec<CellView>,
+    /// Everything else: phase, texts, controls, options, search.
+    #[serde(flatten)]
+    pub panel: Panel,
+}
+
+impl std::ops::Deref for View {
+    type Target = Panel;
+
+    fn deref(&self) -> &Panel {
+        &self.panel
+    }
+}
+
+/// Everything the window shows but the cells: the phase, the status line, the message and
+/// the question, the clock, the puzzle's name and grade, the controls, the options and the
+/// animated search.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Panel {
     /// Where the game is.
     pub phase: Phase,
     /// Notes mode: digits toggle pencil marks.
     pub pencil: bool,
     /// The status line.
-    pub status: String,
+    pub status: Cow<'static, str>,
     /// The last message to the player (a hint, a refusal, a warning); may be empty.
     pub message: String,
-    /// The question to confirm while [`Phase::Confirming`], its title, and what its
-    /// go-ahead button says.
+    /// The question to confirm while [`Phase::Confirming`]; empty otherwise.
     pub question: String,
     /// The question's title.
-    pub question_title: String,
+    pub question_title: Cow<'static, str>,
     /// The go-ahead button's label.
-    pub confirm_label: String,
+    pub confirm_label: Cow<'static, str>,
     /// The label of the button that goes back.
-    pub cancel_label: String,
+    pub cancel_label: Cow<'static, str>,
     /// Whether the panel shows edit mode's controls (typing a puzzle, or asking whether to
     /// leave edit mode) rather than the game's or the search's.
     pub edit_panel: bool,
@@ -193,13 +245,16 @@ pub struct View {
     pub clock: String,
     /// Hints left in this attempt.
     pub hints_left: u8,
+    /// The hints as the panel shows them: `3 hints left`, `1 hint left`, `No hints left`, or
+    /// `No hints` for a puzzle without exactly one solution (the message says which).
+    pub hints: Cow<'static, str>,
     /// Whether the panel shows the game's clock and hints: not for a puzzle being typed in
     /// edit mode, nor while the solver searches one.
     pub game_info: bool,
     /// The puzzle's name.
     pub puzzle: String,
     /// Its grade (`Hard`), or empty when unknown.
-    pub level: String,
+    pub level: Cow<'static, str>,
     /// The controls.
     pub can: Controls,
     /// The options.
@@ -211,38 +266,95 @@ pub struct View {
 /// Time as the clock shows it: `m:ss`, or `h:mm:ss` from an hour on.
 pub fn clock_text(seconds: u64) -> String {
     let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    // Written digit by digit: the view asks for it on every update.
+    let mut text = String::with_capacity(12);
+    let two = |text: &mut String, n: u64| {
+        text.push(char::from(b'0' + (n / 10) as u8));
+        text.push(char::from(b'0' + (n % 10) as u8));
+    };
     if h > 0 {
-        format!("{h}:{m:02}:{s:02}")
+        text.push_str(&h.to_string());
+        text.push(':');
+        two(&mut text, m);
+    } else if m >= 10 {
+        two(&mut text, m);
     } else {
-        format!("{m}:{s:02}")
+        text.push(char::from(b'0' + m as u8));
     }
+    text.push(':');
+    two(&mut text, s);
+    text
 }
 
 /// The cells marked as mistakes: entries and givens that share a digit with a peer, and with
 /// [`CheckMode::Solution`] also entries that differ from `solution`.
+///
+/// A digit shares a house with a peer exactly when it occurs twice in that row, column or
+/// box, so one pass counts each house's digits (a mask of those seen once and one of those
+/// seen again) and a second marks the cells whose digit is doubled in one of their houses:
+/// 2 × 81 steps instead of 81 × 20 peer comparisons.
 pub fn mistakes(
     givens: &Grid,
     values: &Grid,
     check: CheckMode,
     solution: Option<&Grid>,
 ) -> [bool; 81] {
+    let clashes = Clashes::of(values);
+    let against = match (check, solution) {
+        (CheckMode::Solution, Some(solution)) => Some(solution),
+        _ => None,
+    };
     let mut marked = [false; 81];
-    for cell in (0..81u8).map(Cell) {
-        let v = values.0[cell.row()][cell.col()];
-        if v == 0 {
-            continue;
-        }
-        if peers(cell).any(|p| values.0[p.row()][p.col()] == v) {
-            marked[cell.index()] = true;
-        }
-        if let (CheckMode::Solution, Some(solution)) = (check, solution) {
-            let given = givens.0[cell.row()][cell.col()] != 0;
-            if !given && solution.0[cell.row()][cell.col()] != v {
-                marked[cell.index()] = true;
-            }
+    for (r, row) in values.0.iter().enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            marked[r * 9 + c] = clashes.at(r, c, v) || wrong(givens, against, r, c, v);
         }
     }
     marked
+}
+
+/// Whether the entry `v` at row `r`, column `c` differs from `solution` (givens never do).
+fn wrong(givens: &Grid, solution: Option<&Grid>, r: usize, c: usize, v: u8) -> bool {
+    solution.is_some_and(|s| v != 0 && givens.0[r][c] == 0 && s.0[r][c] != v)
+}
+
+/// The digits that occur twice or more in each row, column and box of a grid: a cell's digit
+/// shares a house with a peer exactly when it is doubled in one of its three houses.
+struct Clashes {
+    rows: [u16; 9],
+    cols: [u16; 9],
+    boxes: [u16; 9],
+}
+
+impl Clashes {
+    /// One pass over the grid: per house the digits seen once, and those seen again.
+    fn of(values: &Grid) -> Clashes {
+        let (mut row_seen, mut col_seen, mut box_seen) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+        let mut twice = Clashes {
+            rows: [0; 9],
+            cols: [0; 9],
+            boxes: [0; 9],
+        };
+        for (r, row) in values.0.iter().enumerate() {
+            for (c, &v) in row.iter().enumerate() {
+                let bit = (1u16 << v) & !1;
+                let b = r / 3 * 3 + c / 3;
+                twice.rows[r] |= row_seen[r] & bit;
+                row_seen[r] |= bit;
+                twice.cols[c] |= col_seen[c] & bit;
+                col_seen[c] |= bit;
+                twice.boxes[b] |= box_seen[b] & bit;
+                box_seen[b] |= bit;
+            }
+        }
+        twice
+    }
+
+    /// Whether digit `v` (`0`: none) at row `r`, column `c` clashes with a peer.
+    fn at(&self, r: usize, c: usize, v: u8) -> bool {
+        let bit = (1u16 << v) & !1;
+        (self.rows[r] | self.cols[c] | self.boxes[r / 3 * 3 + c / 3]) & bit != 0
+    }
 }
 
 /// Builds the view from the chart's data items; `is_in` is the chart's `In()`.
@@ -261,10 +373,13 @@ pub fn view(
     is_in: impl Fn(&str) -> bool,
 ) -> View {
     let phase = Phase::of(&is_in);
-    let pencil = is_in("pencil");
-    let running = phase == Phase::Running;
+    // Paused or behind a question, notes mode is the one the game will resume in.
+    let pencil = if is_in("running") {
+        is_in("pencil")
+    } else {
+        play.notes_mode && (is_in("playing") || (is_in("confirming") && pending.interrupts_game()))
+    };
     let hidden = phase.hides_board();
-    let solution = puzzle.solution.grid();
     // Asking whether to leave edit mode: the board still shows the puzzle being typed.
     let leaving_edit = phase == Phase::Confirming && pending.is_leave_edit();
     let cells = match phase {
@@ -277,10 +392,59 @@ pub fn view(
             puzzle,
             play,
             settings,
-            running,
+            phase == Phase::Running,
             phase == Phase::Revealed,
         ),
     };
+    let panel = panel(
+        givens,
+        puzzle,
+        play,
+        settings,
+        pending,
+        draft,
+        search,
+        Where {
+            phase,
+            pencil,
+            search_paused: phase == Phase::Searching && is_in("search_paused"),
+        },
+    );
+    View { cells, panel }
+}
+
+/// What of the configuration the panel depends on.
+#[derive(Clone, Copy)]
+struct Where {
+    phase: Phase,
+    pencil: bool,
+    search_paused: bool,
+}
+
+/// The panel: everything but the cells.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the chart's data items, as `view` receives them"
+)]
+fn panel(
+    givens: &Grid,
+    puzzle: &PuzzleInfo,
+    play: &Play,
+    settings: &Settings,
+    pending: &Pending,
+    draft: &Draft,
+    search: &Search,
+    at: Where,
+) -> Panel {
+    let Where {
+        phase,
+        pencil,
+        search_paused,
+    } = at;
+    let running = phase == Phase::Running;
+    let hidden = phase.hides_board();
+    let solution = puzzle.solution.grid();
+    let leaving_edit = phase == Phase::Confirming && pending.is_leave_edit();
     let idle = matches!(phase, Phase::Unsolved | Phase::Solved | Phase::Revealed);
     let playing = matches!(phase, Phase::Running | Phase::Paused | Phase::Hidden);
     let editing = matches!(phase, Phase::Editing | Phase::Reviewed);
@@ -298,22 +462,22 @@ pub fn view(
         hint: running && solution.is_some() && (play.hint.is_some() || hints_left > 0),
         answer: running && solution.is_some(),
         pause: playing,
-        pause_label: if phase.hides_board() {
+        pause_label: Cow::Borrowed(if phase.hides_board() {
             "Resume"
         } else {
             "Pause"
-        }
-        .into(),
+        }),
         start_stop: idle || playing,
         // Behind a question about the game in progress, the button reads as it did before
         // (Start only when the question is about starting a stopped game over).
-        start_stop_label: if playing || (phase == Phase::Confirming && pending.interrupts_game()) {
-            "Stop"
-        } else {
-            "Start"
-        }
-        .into(),
-        start_stop_event: if playing { "end" } else { "start" }.into(),
+        start_stop_label: Cow::Borrowed(
+            if playing || (phase == Phase::Confirming && pending.interrupts_game()) {
+                "Stop"
+            } else {
+                "Start"
+            },
+        ),
+        start_stop_event: Cow::Borrowed(if playing { "end" } else { "start" }),
         new_game: idle || playing,
         enter_edit: idle || running,
         check: phase == Phase::Editing,
@@ -324,29 +488,29 @@ pub fn view(
         options: phase != Phase::Confirming,
         watch: idle || running || editing,
     };
-    let status = match phase {
+    let status: Cow<'static, str> = match phase {
         Phase::Unsolved if play.has_progress(givens) => "Stopped: press Start to play again".into(),
         Phase::Unsolved => "Press Start to play".into(),
-        Phase::Solved => format!("SOLVED !!! in {clock}"),
+        Phase::Solved => format!("Solved in {clock}").into(),
         Phase::Revealed => "Answer shown: not solved by you".into(),
         Phase::Running if pencil => "Notes: digits set pencil marks".into(),
         Phase::Running => "Playing".into(),
         Phase::Paused => "Paused".into(),
         Phase::Hidden => "Paused".into(),
         Phase::Confirming => "Waiting for your answer".into(),
-        Phase::Generating => format!("Generating a new {} puzzle…", pending.level()),
+        Phase::Generating => format!("Generating a new {} puzzle…", pending.level()).into(),
         Phase::Editing => "Edit mode: type the givens".into(),
         Phase::Reviewed => match &draft.verdict {
             Some(Verdict::Invalid { .. }) => "Not a valid puzzle".into(),
             Some(Verdict::NoSolution) => "No solution".into(),
             Some(Verdict::Multiple) => "Several solutions".into(),
             Some(Verdict::Unique { level, .. }) => {
-                format!("A proper puzzle: {}", capitalised(level.name()))
+                format!("A proper puzzle: {}", level.label()).into()
             }
             None => "Edit mode".into(),
         },
         Phase::Searching => match search.outcome {
-            Outcome::Searching if is_in("search_paused") => "Search paused".into(),
+            Outcome::Searching if search_paused => "Search paused".into(),
             Outcome::Searching => "Watching the search".into(),
             Outcome::Solved | Outcome::TooLongSolved => "Search: solved".into(),
             Outcome::Failed | Outcome::TooLongNone => "Search: no solution".into(),
@@ -355,24 +519,27 @@ pub fn view(
     };
     let message = match phase {
         Phase::Editing | Phase::Reviewed => draft.message.clone(),
+        // Behind the question about leaving edit mode the panel is still about the draft.
+        _ if leaving_edit => draft.message.clone(),
         Phase::Searching => search.message.clone(),
         // What the game said is about the hidden board too (a hint names its cell).
         _ if hidden => String::new(),
         _ => play.message.clone(),
     };
     let search_view = (phase == Phase::Searching).then(|| SearchView {
-        paused: is_in("search_paused"),
+        paused: search_paused,
         done: search.is_done(),
         speed: search.speed,
         speed_label: match SPEEDS[search.speed.min(SPEEDS.len() - 1)] {
             1 => "1 step/s".to_owned(),
             n => format!("{n} steps/s"),
         },
+        can_slower: search.speed > 0,
+        can_faster: search.speed + 1 < SPEEDS.len(),
         counts: search.counts,
         last: search.last.3.clone(),
     });
-    View {
-        cells,
+    Panel {
         phase,
         pencil,
         status,
@@ -390,6 +557,15 @@ pub fn view(
         edit_panel: editing || leaving_edit,
         clock,
         hints_left,
+        hints: match (&puzzle.solution, hints_left) {
+            // The message says why (no solution, or several).
+            (info::Solution::Multiple | info::Solution::None, _) => "No hints".into(),
+            (_, 0) => "No hints left".into(),
+            (_, 1) => "1 hint left".into(),
+            (_, 2) => "2 hints left".into(),
+            (_, 3) => "3 hints left".into(),
+            (_, n) => format!("{n} hints left").into(),
+        },
         game_info: !about_draft,
         // In edit mode the panel is about the puzzle being typed: its grade once checked.
         puzzle: if about_draft && draft.start != Grid::default() && draft.start == *givens {
@@ -401,12 +577,9 @@ pub fn view(
             puzzle.name.clone()
         },
         level: match (&draft.verdict, about_draft) {
-            (Some(Verdict::Unique { level, .. }), true) => capitalised(level.name()),
-            (_, true) => String::new(),
-            (_, false) => puzzle
-                .level
-                .map(|l| capitalised(l.name()))
-                .unwrap_or_default(),
+            (Some(Verdict::Unique { level, .. }), true) => level.label().into(),
+            (_, true) => Cow::Borrowed(""),
+            (_, false) => puzzle.level.map_or(Cow::Borrowed(""), |l| l.label().into()),
         },
         can,
         settings: *settings,
@@ -424,45 +597,69 @@ fn game_cells(
     revealed: bool,
 ) -> Vec<CellView> {
     // After Show answer, the digits it filled in are set apart from the player's.
-    let answered: Vec<Cell> = match play.history.undo.last() {
-        Some(mv) if revealed && mv.kind == super::history::MoveKind::Answer => mv
-            .changes
-            .iter()
-            .filter(|c| c.before.value != c.after.value)
-            .map(|c| c.cell)
-            .collect(),
-        _ => Vec::new(),
+    let mut answered = [false; 81];
+    if let Some(mv) = play.history.undo.last() {
+        if revealed && mv.kind == super::history::MoveKind::Answer {
+            for change in mv
+                .changes
+                .iter()
+                .filter(|c| c.before.value != c.after.value)
+            {
+                answered[change.cell.index()] = true;
+            }
+        }
+    }
+    let clashes = Clashes::of(&play.values);
+    let against = match (settings.check, puzzle.solution.grid()) {
+        (CheckMode::Solution, Some(solution)) => Some(solution),
+        _ => None,
     };
-    let errors = mistakes(givens, &play.values, settings.check, puzzle.solution.grid());
-    let selected = play.cursor;
-    let selected_value = selected.map_or(0, |c| play.values.0[c.row()][c.col()]);
-    let hint_cell = play.hint.as_ref().map(|h| h.cell());
-    let hint_related = play.hint.as_ref().map(|h| h.related()).unwrap_or_default();
-    (0..81u8)
-        .map(Cell)
-        .map(|cell| {
-            let (r, c) = (cell.row(), cell.col());
-            let value = play.values.0[r][c];
-            let given = givens.0[r][c] != 0;
-            CellView {
+    // The selection's row, column, box and digit (none: out of range, nothing matches).
+    let (sel_r, sel_c, sel_b, sel_value) = match play.cursor {
+        Some(s) => (
+            s.row(),
+            s.col(),
+            s.box_index(),
+            play.values.0[s.row()][s.col()],
+        ),
+        None => (9, 9, 9, 0),
+    };
+    // 0: not part of the hint, 1: a cell of its pattern, 2: the cell it is about.
+    let mut hint = [0u8; 81];
+    if let Some(shown) = &play.hint {
+        for cell in shown.related() {
+            hint[cell.index()] = 1;
+        }
+        hint[shown.cell().index()] = 2;
+    }
+    let mut cells = Vec::with_capacity(81);
+    for r in 0..9 {
+        let (in_sel_row, box_row) = (r == sel_r, r / 3 * 3);
+        let (row_twice, row_values, row_givens) =
+            (clashes.rows[r], &play.values.0[r], &givens.0[r]);
+        for c in 0..9 {
+            let i = r * 9 + c;
+            let b = box_row + c / 3;
+            let value = row_values[c];
+            let given = row_givens[c] != 0;
+            let selected = in_sel_row && c == sel_c;
+            let doubled = (row_twice | clashes.cols[c] | clashes.boxes[b]) & (1u16 << value) & !1;
+            cells.push(CellView {
                 value,
                 given,
                 notes: if value == 0 { play.notes.0[r][c] } else { 0 },
                 editable: running && !given,
-                error: errors[cell.index()],
-                selected: selected == Some(cell),
-                related: selected.is_some_and(|s| s.sees(cell)),
-                same: selected_value != 0 && value == selected_value,
-                hint: if hint_cell == Some(cell) {
-                    2
-                } else {
-                    u8::from(hint_related.contains(&cell))
-                },
-                guessed: answered.contains(&cell),
+                error: doubled != 0 || wrong(givens, against, r, c, value),
+                selected,
+                related: !selected && (in_sel_row || c == sel_c || b == sel_b),
+                same: sel_value != 0 && value == sel_value,
+                hint: hint[i],
+                guessed: answered[i],
                 ..CellView::default()
-            }
-        })
-        .collect()
+            });
+        }
+    }
+    cells
 }
 
 /// The board in edit mode: the draft's givens (or its solution after Solve), clashes red.
@@ -529,18 +726,10 @@ fn search_cells(search: &Search) -> Vec<CellView> {
         .collect()
 }
 
-/// `hard` → `Hard`.
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::techniques::peers;
     use crate::puzzle::parse;
 
     const QT: &str =
@@ -620,7 +809,7 @@ mod tests {
         assert_eq!(v.level, "Easy");
         assert!(v.can.edit && v.can.hint && v.can.answer && !v.can.undo);
         assert_eq!(
-            (v.can.pause_label.as_str(), v.can.start_stop_event.as_str()),
+            (v.can.pause_label.as_ref(), v.can.start_stop_event.as_ref()),
             ("Pause", "end")
         );
 

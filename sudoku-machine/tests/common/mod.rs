@@ -9,7 +9,7 @@ use std::rc::Rc;
 use serde_json::{json, Value};
 use sudoku_machine::datamodel::Grid;
 use sudoku_machine::engine::unique_solution;
-use sudoku_machine::game::View;
+use sudoku_machine::game::{view, View, ViewUpdate};
 use sudoku_machine::{events, puzzle, State, Sudoku};
 use sudoku_scxmlc::runtime::{Event, RuntimeError};
 
@@ -52,8 +52,35 @@ impl Game {
     pub fn observe(machine: Sudoku, givens: Grid) -> Self {
         let heard = Rc::new(RefCell::new(Heard::default()));
         let h = heard.clone();
+        let m = machine.downgrade();
         machine.connect_to_event("updateGUI view", move |e: &Event| {
-            h.borrow_mut().views.push(e.param("view").unwrap());
+            // The window's way: the update applied to the screen the last ones left.
+            let update: ViewUpdate = e.param("view").unwrap();
+            let mut heard = h.borrow_mut();
+            let mut screen = heard.views.last().cloned().unwrap_or_default();
+            update.apply(&mut screen);
+            // What the window sees is the whole view the machine would build now.
+            let m = m.upgrade().unwrap();
+            let ids = m.active_state_ids();
+            let whole = m.with_data(|d| {
+                view(
+                    &d.initState,
+                    &d.puzzle,
+                    &d.play,
+                    &d.settings,
+                    &d.pending,
+                    &d.draft,
+                    &d.search,
+                    |id| ids.contains(&id),
+                )
+            });
+            assert_eq!(screen, whole, "the updates add up to the view ({update:?})");
+            // Qt's grids come with a full update, and only then.
+            if e.name == "updateGUI" {
+                assert_eq!(e.data["currentState"].is_array(), update.full);
+                assert_eq!(e.data["initState"].is_array(), update.full);
+            }
+            heard.views.push(screen);
         });
         let h = heard.clone();
         machine.connect_to_event("clock", move |e: &Event| {

@@ -222,7 +222,7 @@ fn sudoku_tap(how: &str, events: usize) {
     if how == "sudoku-tap-twin" {
         let mut twin = scxml_bench::twins::TapTwin::new(
             grid,
-            Box::new(move |_, _, view| s.set(s.get() + view.cells.len() as u64)),
+            Box::new(move |_, _, update| s.set(s.get() + update.cells.len() as u64)),
         );
         for _ in 0..events {
             twin.tap(black_box(Position { x: 0, y: 0 }));

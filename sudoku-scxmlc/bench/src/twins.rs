@@ -4,7 +4,9 @@
 //! generated machine hears.
 
 use sudoku_machine::datamodel::{is_solved, is_valid_tap, Grid, Position};
-use sudoku_machine::game::{view, Draft, Pending, Play, PuzzleInfo, Search, Settings, View};
+use sudoku_machine::game::{
+    view, Draft, Pending, Play, PuzzleInfo, Screen, Search, Settings, ViewUpdate,
+};
 
 /// The events of the toggle chart, as an enum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,13 +96,14 @@ impl CounterTwin {
     }
 }
 
-/// What the Sudoku chart's `updateGUI` carries: both grids and the view.
-pub type GuiCallback = Box<dyn FnMut(&Grid, &Grid, &View)>;
+/// What the Sudoku chart's `updateGUI` carries: what changed of the view, and Qt's two grids
+/// (`currentState`, `initState`) with a full update.
+pub type GuiCallback = Box<dyn FnMut(Option<&Grid>, Option<&Grid>, &ViewUpdate)>;
 
 /// The Sudoku chart's `tap` while a game runs in pen mode (`running`/`pen`), by hand: the
 /// same datamodel functions the chart's transitions call (`is_valid_tap`, `Play::tap_at`,
-/// `is_solved`, `view`), in the same order, and a callback that receives what the chart's
-/// `updateGUI` carries.
+/// `is_solved`, `view`, `Screen::update`, `Screen::with_full`), in the same order, and a
+/// callback that receives what the chart's `updateGUI` carries.
 pub struct TapTwin {
     /// The puzzle's givens (`initState`).
     pub init_state: Grid,
@@ -116,6 +119,8 @@ pub struct TapTwin {
     pub draft: Draft,
     /// The animated search.
     pub search: Search,
+    /// What the callback was last sent.
+    pub screen: Screen,
     /// Whether the grid was solved by the last tap (the chart raises `solved`).
     pub solved: bool,
     gui: GuiCallback,
@@ -140,12 +145,15 @@ impl TapTwin {
             pending: Pending::default(),
             draft: Draft::default(),
             search: Search::default(),
+            screen: Screen::default(),
             solved: false,
             gui,
         };
         twin.puzzle.sync(&twin.init_state);
         twin.play.restart(&twin.init_state);
         twin.play.message = twin.puzzle.warning();
+        // The chart's start-up `updateGUI`: the whole view.
+        twin.update_gui();
         twin
     }
 
@@ -155,7 +163,14 @@ impl TapTwin {
         if is_valid_tap(&self.init_state, &position) {
             self.play.tap_at(&self.init_state, &position);
             self.solved = is_solved(&self.play.values);
-            let view = view(
+            self.update_gui();
+        }
+    }
+
+    /// The chart's `update`: `updateGUI` with what changed of the view.
+    pub fn update_gui(&mut self) {
+        let view = self.screen.update(
+            view(
                 &self.init_state,
                 &self.puzzle,
                 &self.play,
@@ -164,8 +179,11 @@ impl TapTwin {
                 &self.draft,
                 &self.search,
                 in_running_pen,
-            );
-            (self.gui)(&self.play.values, &self.init_state, &view);
-        }
+            ),
+            &self.init_state,
+        );
+        let current = self.screen.with_full(&self.play.values);
+        let givens = self.screen.with_full(&self.init_state);
+        (self.gui)(current.as_deref(), givens.as_deref(), &view);
     }
 }

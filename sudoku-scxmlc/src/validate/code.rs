@@ -1,6 +1,7 @@
 //! Rust datamodel code in attributes and `<script>` bodies: parsed with `syn` at build time so
 //! a syntax error is reported at the chart line, not inside generated code.
 
+use super::Validator;
 use crate::chart::{Code, CodeParts};
 use crate::diagnostic::{Diagnostic, SourceFile, Span};
 use proc_macro2::{TokenStream, TokenTree};
@@ -132,6 +133,34 @@ impl super::Validator<'_> {
             self.diags.push(d);
         }
         Ok(code)
+    }
+}
+
+impl Validator<'_> {
+    /// Where the first error of the code of an included file (`<script src>`) lies in that
+    /// file, as `line:column` (1-based; columns in characters): the file's text checked once
+    /// more on its own, so that the error names its place in the file rather than only the
+    /// chart's `src` attribute. `None` when the check finds nothing to locate.
+    pub(crate) fn included_error_at(
+        &self,
+        name: &str,
+        text: &str,
+        kind: CodeKind,
+    ) -> Option<String> {
+        let file = SourceFile::new(name, text);
+        let whole = Span {
+            start: 0,
+            end: file.text().len() as u32,
+        };
+        #[cfg(feature = "ecmascript")]
+        if self.datamodel == crate::chart::DatamodelKind::EcmaScript {
+            let d = super::ecmascript::check_code(&file, file.text(), whole, kind.into()).err()?;
+            let (line, column) = file.line_col(d.span.start as usize);
+            return Some(format!("{line}:{column}"));
+        }
+        let d = parse_code(&file, file.text(), whole, kind).err()?;
+        let (line, column) = file.line_col(d.span.start as usize);
+        Some(format!("{line}:{column}"))
     }
 }
 

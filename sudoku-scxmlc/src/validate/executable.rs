@@ -319,7 +319,10 @@ impl<'a> Validator<'a> {
                 match self.chart_code(&text, src.span, CodeKind::Statements) {
                     Ok(c) => c,
                     Err(d) => {
-                        let msg = format!("in `{}`: {}", src.value, d.message);
+                        let at = self
+                            .included_error_at(&src.value, &text, CodeKind::Statements)
+                            .map_or_else(String::new, |at| format!(":{at}"));
+                        let msg = format!("in `{}{at}`: {}", src.value, d.message);
                         self.error(src.span, msg);
                         return None;
                     }

@@ -8,7 +8,7 @@
 //! every digit: the loops over the digits' lanes have no branch, and the compiler runs them
 //! on four digits at a time (SSE2, the baseline of x86-64).
 
-use super::bands::{Shapes, State};
+use super::bands::{Packed, Shapes, State};
 use super::tables::*;
 use super::Contradiction;
 
@@ -89,35 +89,39 @@ impl State<Shapes> {
     /// the cells.
     #[inline(always)]
     pub(super) fn deduce(&mut self) -> Result<bool, Contradiction> {
-        let Shapes { segments, columns } = self.shapes;
+        let Packed { segments, columns } = self.shapes.packed();
         let mut lanes = Lanes {
             claims: [0; 12],
             minirows: [0; 12],
             minicolumns: [0; 12],
         };
+        // (Every lane array holds `u32`s, so that the loop runs four digits to a register.)
         let mut missing = [0u32; 12];
-        let mut loose = [0u64; 12];
+        let (mut loose_rows, mut loose_columns) = ([0u32; 12], [0u32; 12]);
         for d in 0..12 {
             let (q, c) = (segments[d], columns[d]);
             missing[d] = !(c | c >> 9 | c >> 18) & 511;
             lanes.claims[d] = claimed(c);
             lanes.minirows[d] = lone_segments(q);
             lanes.minicolumns[d] = lone_columns(c);
-            loose[d] =
-                u64::from(q & !lanes.minirows[d]) | u64::from(c & !lanes.minicolumns[d]) << 32;
+            loose_rows[d] = q & !lanes.minirows[d];
+            loose_columns[d] = c & !lanes.minicolumns[d];
         }
         let mut at_least = [0u64; 4];
-        let (mut any_missing, mut any_claim, mut any_loose) = (0, 0, 0);
+        let (mut any_missing, mut any_claim) = (0, 0);
+        let (mut any_loose_rows, mut any_loose_columns) = (0, 0);
         for d in 0..9 {
             any_missing |= missing[d];
             any_claim |= lanes.claims[d];
-            any_loose |= loose[d];
+            any_loose_rows |= loose_rows[d];
+            any_loose_columns |= loose_columns[d];
             let x = u64::from(lanes.minirows[d]) | u64::from(lanes.minicolumns[d]) << 32;
             at_least[3] |= at_least[2] & x;
             at_least[2] |= at_least[1] & x;
             at_least[1] |= at_least[0] & x;
             at_least[0] |= x;
         }
+        let any_loose = u64::from(any_loose_rows) | u64::from(any_loose_columns) << 32;
         if any_missing != 0 || at_least[3] != 0 {
             return Err(Contradiction);
         }

@@ -79,6 +79,31 @@
 //! branches by cachegrind's simulation, but 1.6-1.8 times the instructions: slower on every
 //! collection); and an x86-64-v3 build (`popcnt`, BMI, AVX2), within 3 %.
 //!
+//! # Cost of a node
+//!
+//! tdoku and this solver search about as many nodes (guesses per puzzle, counting to two:
+//! tdoku 110 on hardest_1106, 62 on the hardest 11+ list, 8.9 on top1465; this solver 113,
+//! 64 on a sample of the 11+ list and 9.1, see above), so the command's time against tdoku
+//! is the cost of a node. In instructions the two are close (whole processes under valgrind, tdoku
+//! built `-march=native` without AVX-512, which valgrind cannot run): hardest_1106 197 M for
+//! tdoku, 228 M for this command before the changes below, the hardest 11+ list 15.5 G and
+//! 16.7 G, top1465 88.7 M and 88.1 M, and fewer on the easy sets (serg 202 M and 145 M,
+//! 17-clue 1,135 M and 579 M) where it is still no faster in CPU time: its branches on which
+//! boards changed depend on the data (cachegrind's model counts 1.5-1.8 times tdoku's
+//! mispredicted branches), where tdoku's vector code has none. What was cut, per puzzle counting
+//! to two on hardest_1106 (`profile_ours` under cachegrind): counting layouts with lane
+//! arithmetic instead of table look-ups ([`State::layout_branch`]) 603,000 -> 563,000
+//! instructions; the deductions' lanes all 32-bit, four digits to an SSE2 register instead
+//! of two, 563,000 -> 520,000; the shapes stored unpacked by the band update and packed once
+//! a stall ([`Shapes`]), 520,000 -> 510,000; and in the easy part of a search a pass of band
+//! updates tests a digit's three boards together first (fewer data-dependent branches, more
+//! instructions: serg 4 % less CPU time). Tried and left out: lowering [`HARD_OPEN`] to 40 or
+//! [`HARD_AFTER`] to 0 now that the hard part is cheaper (serg +72 % and +55 % instructions,
+//! 17-clue +2 % and +8 %, the others unchanged); a jump table over a bit mask of the changed
+//! boards, each entry the update specialised to its board (1.5 times the instructions, 18 %
+//! slower); the digit-wise test in the hard part (2-4 % slower); a `-C target-cpu=native`
+//! build (the same CPU time).
+//!
 //! # Search
 //!
 //! When propagation stalls the search branches on a cell with two candidates: JCZSolve and the
@@ -90,7 +115,7 @@
 //! undecided cell of each band with the fewest candidates of those three, which made a few
 //! 17-clue puzzles take 2 ms: this case is rare, but at the top of the tree). In the hard
 //! part the layout branch comes first (see above). Each alternative but the last runs on a
-//! copy of the state (228 bytes, 336 with shapes); the last one reuses it. The search
+//! copy of the state (228 bytes, 372 with shapes); the last one reuses it. The search
 //! stops once `limit` solutions are counted, so an empty grid with `limit = 2` takes
 //! microseconds. A solution is kept as its boards and turned into a grid only when asked for,
 //! so counting pays nothing for it.
