@@ -110,7 +110,10 @@ fn main() {
                 core.submit(black_box(toggle::Event::Toggle))
                     .expect("the chart runs");
             }
-            println!("entries: {}", entries.load(std::sync::atomic::Ordering::Relaxed));
+            println!(
+                "entries: {}",
+                entries.load(std::sync::atomic::Ordering::Relaxed)
+            );
         }
         "owned-boxed-counter" => {
             let heard = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -127,7 +130,10 @@ fn main() {
                 core.submit(black_box(counter::Event::Inc))
                     .expect("the chart runs");
             }
-            println!("heard: {}", heard.load(std::sync::atomic::Ordering::Relaxed));
+            println!(
+                "heard: {}",
+                heard.load(std::sync::atomic::Ordering::Relaxed)
+            );
         }
         "owned-counter" => {
             let mut core = Core::<counter::CounterChart>::new();

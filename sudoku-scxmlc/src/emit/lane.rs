@@ -264,10 +264,9 @@ impl Emitter<'_> {
                     .map(|&m| format!("`{}`", plan.chart.states[m].id))
                     .collect();
                 if g == last && covered == leaves.len() {
-                    let comment = self.p.comment(format!(
-                        "{} active: the atomic states left",
-                        ids.join(", ")
-                    ));
+                    let comment = self
+                        .p
+                        .comment(format!("{} active: the atomic states left", ids.join(", ")));
                     leaf_arms.push(quote!(_ => { #comment #body }));
                 } else {
                     let comment = self.p.comment(format!("{} active", ids.join(", ")));
