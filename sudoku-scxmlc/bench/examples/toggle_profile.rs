@@ -10,7 +10,8 @@
 //! style: the tap's JSON read, `updateGUI`'s JSON built for the callback), the owned core
 //! (`runtime::Core`, typed API, a typed observer as a type parameter) as `owned-toggle`,
 //! `owned-observed-toggle`, `owned-counter`, `owned-observed-counter` and `owned-sudoku-tap`,
-//! and EVENTS 100000 by default. Instructions per event = (count at N events - count at 0) / N.
+//! the same core with its boxed callbacks (`on_state`, `observe`) as `owned-boxed-toggle` and
+//! `owned-boxed-counter`, and EVENTS 100000 by default. Instructions per event = (count at N events - count at 0) / N.
 use scxml_bench::{counter, deep_toggle, targetless, toggle, HandToggle};
 use std::hint::black_box;
 use sudoku_scxmlc::runtime::{Core, Events, States};
@@ -94,6 +95,46 @@ fn main() {
             drop(core);
             println!("entries: {entries}");
         }
+        "owned-boxed-toggle" => {
+            let entries = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+            let e = entries.clone();
+            let mut core = Core::<toggle::ToggleChart>::new();
+            core.on_state(toggle::State::On, move |on| {
+                e.store(
+                    e.load(std::sync::atomic::Ordering::Relaxed) + u64::from(on),
+                    std::sync::atomic::Ordering::Relaxed,
+                );
+            });
+            core.start();
+            for _ in 0..events {
+                core.submit(black_box(toggle::Event::Toggle))
+                    .expect("the chart runs");
+            }
+            println!(
+                "entries: {}",
+                entries.load(std::sync::atomic::Ordering::Relaxed)
+            );
+        }
+        "owned-boxed-counter" => {
+            let heard = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+            let h = heard.clone();
+            let mut core = Core::<counter::CounterChart>::new();
+            core.observe(move |_| {
+                h.store(
+                    h.load(std::sync::atomic::Ordering::Relaxed) + 1,
+                    std::sync::atomic::Ordering::Relaxed,
+                );
+            });
+            core.start();
+            for _ in 0..events {
+                core.submit(black_box(counter::Event::Inc))
+                    .expect("the chart runs");
+            }
+            println!(
+                "heard: {}",
+                heard.load(std::sync::atomic::Ordering::Relaxed)
+            );
+        }
         "owned-counter" => {
             let mut core = Core::<counter::CounterChart>::new();
             core.start();
@@ -149,7 +190,7 @@ fn main() {
             eprintln!(
                 "unknown machine `{other}`: toggle, observed-toggle, typed-toggle, \
                  typed-observed-toggle, owned-toggle, owned-observed-toggle, owned-counter, \
-                 owned-observed-counter, owned-sudoku-tap, deep-toggle, targetless, counter, observed-counter, \
+                 owned-observed-counter, owned-boxed-toggle, owned-boxed-counter, owned-sudoku-tap, deep-toggle, targetless, counter, observed-counter, \
                  hand-written, sudoku-tap, sudoku-tap-string, sudoku-tap-twin or \
                  sudoku-tap-json-twin"
             );

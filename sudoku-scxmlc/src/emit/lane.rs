@@ -15,7 +15,7 @@
 use super::steps::{atomic_states, event_pattern, Candidate};
 use super::{num, Emitter};
 use proc_macro2::{TokenStream, TokenTree};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, ToTokens};
 
 /// Which generated functions read `_event`, filled while they are written.
 #[derive(Debug, Default)]
@@ -107,6 +107,16 @@ fn configuration_word(plan: &crate::plan::Plan, leaf: usize) -> u64 {
 }
 
 impl Emitter<'_> {
+    /// The pattern of the lane's `match` on the active configuration that matches while
+    /// `leaf` is the active atomic state: the configuration word (`leaf` and its ancestors)
+    /// for a chart of at most 64 states, in binary; `leaf`'s index for a larger one.
+    fn active_pattern(&self, leaf: usize) -> TokenStream {
+        match configuration_word(self.plan, leaf) {
+            0 => num(leaf).into_token_stream(),
+            word => format!("{word:#b}").parse().expect("a literal"),
+        }
+    }
+
     /// Whether the chart gets a lane.
     pub(super) fn has_lane(&self) -> bool {
         let chart = &self.plan.chart;
@@ -236,21 +246,47 @@ impl Emitter<'_> {
                     continue;
                 }
             }
+            // Where every atomic state has an arm, the last one is `_`: the active atomic
+            // state is one of them whenever the lane runs (the leaf is exact), and one
+            // comparison fewer is one branch fewer per event.
+            let covered: usize = groups.iter().map(|(_, members, _)| members.len()).sum();
+            let last = groups.len().saturating_sub(1);
             let mut leaf_arms = Vec::new();
-            for (candidates, members, own) in &groups {
+            for (g, (candidates, members, own)) in groups.iter().enumerate() {
                 let transit = if *own {
                     position.and_then(|p| self.transits.remove(&(members[0] * names.len() + p)))
                 } else {
                     None
                 };
                 let body = self.lane_cell(candidates, transit.as_ref());
-                let members = members.iter().map(|&m| num(m));
-                leaf_arms.push(quote!(#(#members)|* => { #body }));
+                let ids: Vec<String> = members
+                    .iter()
+                    .map(|&m| format!("`{}`", plan.chart.states[m].id))
+                    .collect();
+                if g == last && covered == leaves.len() {
+                    let comment = self
+                        .p
+                        .comment(format!("{} active: the atomic states left", ids.join(", ")));
+                    leaf_arms.push(quote!(_ => { #comment #body }));
+                } else {
+                    let comment = self.p.comment(format!("{} active", ids.join(", ")));
+                    let members = members.iter().map(|&m| self.active_pattern(m));
+                    leaf_arms.push(quote!(#(#members)|* => { #comment #body }));
+                }
             }
+            let rest =
+                (groups.is_empty() || covered < leaves.len()).then(|| quote!(_ => __l.end(0),));
+            // A chart of at most 64 states matches its whole configuration, one word (what
+            // its precomputed microsteps write); a larger one the active atomic state.
+            let active = if plan.chart.states.len() <= 64 {
+                quote!(__l.configuration())
+            } else {
+                quote!(__l.leaf())
+            };
             arms.push(quote! {
-                #pattern => match __l.leaf() {
+                #pattern => match #active {
                     #(#leaf_arms)*
-                    _ => __l.end(0),
+                    #rest
                 },
             });
         }

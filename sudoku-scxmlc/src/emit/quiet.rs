@@ -11,9 +11,8 @@
 
 use super::rows;
 use crate::plan::Plan;
-use crate::runtime::fast_path::{FastPath, QUIET_SLOW};
-use crate::runtime::{DataItem, FastPathCache, StateInfo, Tables, TransitionInfo, NO_STATE};
-use serde_json::Value;
+use crate::runtime::fast_path::{ChartRows, FastPath, QUIET_SLOW};
+use crate::runtime::{StateRow, TransitionRow, NO_STATE};
 
 /// Charts with at most this many (state, event name) cells get a generated `quiet_step`;
 /// larger ones look their steps up in the runtime's table.
@@ -46,8 +45,9 @@ pub(super) struct Transit {
 /// The chart's precomputed cells (those the running machine would also precompute); `None`
 /// when it has none or more than [`QUIET_STEP_LIMIT`] cells.
 ///
-/// The runtime's tables are `'static`, so the rows built here are leaked: at most
-/// [`QUIET_STEP_LIMIT`] cells' worth of states and transitions per compiled chart.
+/// The runtime's precomputation runs on rows that borrow the plan and lists made here for
+/// the duration of the call (the runtime's rows hold `u32` indices where the plan holds
+/// `usize`): nothing outlives it.
 pub(super) fn quiet_steps(plan: &Plan) -> Option<Vec<QuietStep>> {
     let names = super::event_names(plan);
     let states = &plan.chart.states;
@@ -58,38 +58,53 @@ pub(super) fn quiet_steps(plan: &Plan) -> Option<Vec<QuietStep>> {
         return None;
     }
     let index = |i: usize| -> Option<u32> { u32::try_from(i).ok() };
-    let list = |v: &[usize]| -> Option<&'static [u32]> {
-        let v: Option<Vec<u32>> = v.iter().map(|&i| index(i)).collect();
-        Some(Box::leak(v?.into_boxed_slice()))
-    };
-    let text = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
-    let mut state_infos = Vec::with_capacity(states.len());
-    for i in 0..states.len() {
-        let r = rows::state(plan, i);
-        state_infos.push(StateInfo::row(
-            text(r.id),
+    let list = |v: &[usize]| -> Option<Vec<u32>> { v.iter().map(|&i| index(i)).collect() };
+    // The lists each row names, made first so that the rows can borrow them.
+    let state_args: Vec<_> = (0..states.len()).map(|i| rows::state(plan, i)).collect();
+    let mut state_lists = Vec::with_capacity(states.len());
+    for r in &state_args {
+        state_lists.push([
+            list(r.children)?,
+            list(&r.transitions.clone().collect::<Vec<_>>())?,
+            list(&r.onentry.clone().collect::<Vec<_>>())?,
+            list(&r.onexit.clone().collect::<Vec<_>>())?,
+            list(&r.history)?,
+        ]);
+    }
+    let transition_args: Vec<_> = (0..plan.chart.transitions.len())
+        .map(|i| rows::transition(plan, i))
+        .collect();
+    let mut transition_lists = Vec::with_capacity(transition_args.len());
+    for r in &transition_args {
+        let events: Vec<&str> = r.events.iter().map(String::as_str).collect();
+        transition_lists.push((events, list(r.targets)?));
+    }
+    let mut state_rows = Vec::with_capacity(states.len());
+    for (r, [children, transitions, onentry, onexit, history]) in
+        state_args.iter().zip(&state_lists)
+    {
+        state_rows.push(StateRow::row(
+            r.id,
             r.kind,
             r.parent.map_or(Some(NO_STATE), index)?,
             index(r.descendants_end)?,
-            list(r.children)?,
+            children,
             r.initial.map(index).unwrap_or(None),
-            list(&r.transitions.collect::<Vec<_>>())?,
-            list(&r.onentry.collect::<Vec<_>>())?,
-            list(&r.onexit.collect::<Vec<_>>())?,
+            transitions,
+            onentry,
+            onexit,
             r.donedata.map(index).unwrap_or(None),
-            list(&r.history)?,
+            history,
             r.line,
         ));
     }
-    let mut transition_infos = Vec::with_capacity(plan.chart.transitions.len());
-    for i in 0..plan.chart.transitions.len() {
-        let r = rows::transition(plan, i);
-        let events: Vec<&'static str> = r.events.iter().map(|e| text(e)).collect();
-        transition_infos.push(TransitionInfo::row(
+    let mut transition_rows = Vec::with_capacity(transition_args.len());
+    for (r, (events, targets)) in transition_args.iter().zip(&transition_lists) {
+        transition_rows.push(TransitionRow::row(
             index(r.source)?,
-            Box::leak(events.into_boxed_slice()),
+            events,
             r.cond.map(index).unwrap_or(None),
-            list(r.targets)?,
+            targets,
             r.internal,
             r.content.map(index).unwrap_or(None),
             r.domain,
@@ -97,38 +112,23 @@ pub(super) fn quiet_steps(plan: &Plan) -> Option<Vec<QuietStep>> {
         ));
     }
     // Late binding makes entering a state with `<data>` run code: only the states matter.
-    let data: Vec<DataItem<()>> = plan
-        .chart
-        .data
-        .iter()
-        .map(|d| {
-            Some(DataItem {
-                id: "",
-                state: index(d.state)?,
-                line: d.line,
-                init: |_, _| Ok(()),
-                set: |_, _| Ok(()),
-                get: |_| Ok(Value::Null),
-            })
-        })
-        .collect::<Option<_>>()?;
-    let event_names: Vec<&'static str> = names.iter().map(|n| text(n)).collect();
-    let tables = Tables::<()> {
-        name: "",
-        file: "",
-        states: Box::leak(state_infos.into_boxed_slice()),
-        transitions: Box::leak(transition_infos.into_boxed_slice()),
-        conditions: &[],
-        blocks: &[],
-        done_data: &[],
-        data: Box::leak(data.into_boxed_slice()),
-        script: None,
-        invokes: &[],
-        late_binding: plan.chart.late_binding,
-        event_names: Box::leak(event_names.into_boxed_slice()),
-        fast_path: FastPathCache::new(),
+    let late_data = if plan.chart.late_binding {
+        plan.chart
+            .data
+            .iter()
+            .map(|d| index(d.state))
+            .collect::<Option<_>>()?
+    } else {
+        Vec::new()
     };
-    let fast = FastPath::build(&tables)?;
+    let rows = ChartRows {
+        states: &state_rows,
+        transitions: &transition_rows,
+        event_names: &names,
+        late_data,
+        invokes: false,
+    };
+    let fast = FastPath::build(&rows)?;
     let n = names.len();
     let id = |row: usize| -> &str { states.get(row / n).map_or("?", |s| &*s.id) };
     Some(

@@ -6,7 +6,7 @@ use crate::plan::Plan;
 use crate::runtime::{Domain, StateKind};
 
 /// A state's row: the arguments of [`StateInfo::row`](crate::runtime::StateInfo::row).
-pub(super) struct StateRow<'p> {
+pub(super) struct StateArgs<'p> {
     pub(super) id: &'p str,
     pub(super) kind: StateKind,
     /// `None` for the root.
@@ -25,7 +25,7 @@ pub(super) struct StateRow<'p> {
 
 /// A transition's row: the arguments of
 /// [`TransitionInfo::row`](crate::runtime::TransitionInfo::row).
-pub(super) struct TransitionRow<'p> {
+pub(super) struct TransitionArgs<'p> {
     pub(super) source: usize,
     pub(super) events: &'p [String],
     pub(super) cond: Option<usize>,
@@ -37,9 +37,9 @@ pub(super) struct TransitionRow<'p> {
 }
 
 /// The row of state `i` (document order).
-pub(super) fn state(plan: &Plan, i: usize) -> StateRow<'_> {
+pub(super) fn state(plan: &Plan, i: usize) -> StateArgs<'_> {
     let s = &plan.chart.states[i];
-    StateRow {
+    StateArgs {
         id: &s.id,
         kind: s.kind,
         parent: s.parent.get(),
@@ -61,9 +61,9 @@ pub(super) fn state(plan: &Plan, i: usize) -> StateRow<'_> {
 }
 
 /// The row of transition `i` (document order).
-pub(super) fn transition(plan: &Plan, i: usize) -> TransitionRow<'_> {
+pub(super) fn transition(plan: &Plan, i: usize) -> TransitionArgs<'_> {
     let t = &plan.chart.transitions[i];
-    TransitionRow {
+    TransitionArgs {
         source: t.source,
         events: t.events(),
         cond: plan.transition_cond(i),

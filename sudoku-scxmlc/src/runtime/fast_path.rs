@@ -20,7 +20,9 @@
 
 use super::interpreter::{EntrySets, Shape};
 use super::state_set::StateSet;
-use super::{descriptor_matches, Chart, Domain, StateIndex, StateKind, Tables};
+use super::{
+    descriptor_matches, Chart, Domain, StateIndex, StateKind, StateRow, Tables, TransitionRow,
+};
 use std::sync::OnceLock;
 
 /// At most this many (state, event name) cells are precomputed per chart (32 bytes each); a
@@ -43,7 +45,53 @@ impl FastPathCache {
     /// The precomputed macrosteps of `tables`, computed on the first call; `None` when the
     /// chart has parallel states, invocations, no event names, or too many cells.
     pub(crate) fn get<D, E>(&'static self, tables: &Tables<D, E>) -> Option<&'static FastPath> {
-        self.0.get_or_init(|| FastPath::build(tables)).as_ref()
+        self.0
+            .get_or_init(|| FastPath::build(&ChartRows::of(tables)))
+            .as_ref()
+    }
+}
+
+/// What the precomputation reads of a chart: its state and transition rows, event names and
+/// the states whose entry runs `<data>` initialisation, borrowed for `'a` (from the
+/// generated `'static` tables at run time, [`ChartRows::of`]; from the rows of the chart
+/// being compiled at build time, `emit/quiet.rs`).
+pub(crate) struct ChartRows<'a> {
+    /// All states in document order; index 0 is the root.
+    pub(crate) states: &'a [StateRow<'a>],
+    /// All transitions in document order.
+    pub(crate) transitions: &'a [TransitionRow<'a>],
+    /// [`Tables::event_names`].
+    pub(crate) event_names: &'a [&'a str],
+    /// With late binding, the states whose `<datamodel>` holds a `<data>` (entering one
+    /// runs code); empty with early binding.
+    pub(crate) late_data: Vec<StateIndex>,
+    /// Whether the chart has an `<invoke>`.
+    pub(crate) invokes: bool,
+}
+
+impl<'a> ChartRows<'a> {
+    /// The rows of generated tables.
+    pub(crate) fn of<D, E>(tables: &'a Tables<D, E>) -> Self {
+        ChartRows {
+            states: tables.states,
+            transitions: tables.transitions,
+            event_names: tables.event_names,
+            late_data: if tables.late_binding {
+                tables.data.iter().map(|d| d.state).collect()
+            } else {
+                Vec::new()
+            },
+            invokes: !tables.invokes.is_empty(),
+        }
+    }
+
+    /// Whether state `state` has an eventless `<transition>` (one without `event`).
+    fn has_eventless_transition(&self, state: StateIndex) -> bool {
+        self.states.get(state as usize).is_some_and(|s| {
+            s.transitions
+                .iter()
+                .any(|&t| self.transitions[t as usize].events.is_empty())
+        })
     }
 }
 
@@ -114,8 +162,8 @@ pub fn event_names<'a>(descriptors: impl IntoIterator<Item = &'a str>) -> Vec<&'
 /// The precomputed macrosteps of one chart (see the module documentation).
 #[derive(Debug)]
 pub(crate) struct FastPath {
-    /// The event names, sorted ([`Tables::event_names`]).
-    names: &'static [&'static str],
+    /// The number of event names ([`Tables::event_names`]).
+    names: usize,
     /// The distinct steps, owned here; the cells index them.
     steps: Box<[Step]>,
     /// `cells[state * names.len() + name]`: the index of its step in `steps`, or
@@ -139,7 +187,7 @@ impl FastPath {
     /// must run.
     #[inline(always)]
     pub(crate) fn step(&self, leaf: StateIndex, name: usize) -> Option<&Step> {
-        let i = *self.cells.get(leaf as usize * self.names.len() + name)?;
+        let i = *self.cells.get(leaf as usize * self.names + name)?;
         self.steps.get(i as usize)
     }
 
@@ -152,25 +200,22 @@ impl FastPath {
 
     /// The first index of `leaf`'s cells in [`quiet_cells`](Self::quiet_cells).
     pub(crate) fn row(&self, leaf: StateIndex) -> u32 {
-        (leaf as usize * self.names.len()) as u32
+        (leaf as usize * self.names) as u32
     }
 
     /// The atomic state whose [`row`](Self::row) is `row`.
     pub(crate) fn leaf_of_row(&self, row: u32) -> StateIndex {
-        (row as usize / self.names.len().max(1)) as StateIndex
+        (row as usize / self.names.max(1)) as StateIndex
     }
 
-    /// The event name with index `i` in [`Tables::event_names`].
-    pub(crate) fn name(&self, i: usize) -> Option<&'static str> {
-        self.names.get(i).copied()
-    }
-
-    pub(crate) fn build<D, E>(tables: &Tables<D, E>) -> Option<FastPath> {
-        let states = tables.states;
-        if !tables.invokes.is_empty() || states.iter().any(|s| s.kind == StateKind::Parallel) {
+    /// The precomputed macrosteps of the chart `rows` describes; `None` when it has parallel
+    /// states, invocations, no event names, or too many cells.
+    pub(crate) fn build(rows: &ChartRows<'_>) -> Option<FastPath> {
+        let states = rows.states;
+        if rows.invokes || states.iter().any(|s| s.kind == StateKind::Parallel) {
             return None;
         }
-        let names = tables.event_names;
+        let names = rows.event_names;
         if names.is_empty() || states.len().saturating_mul(names.len()) > MAX_CELLS {
             return None;
         }
@@ -188,7 +233,7 @@ impl FastPath {
         let no_history = StateSet::default();
         let shape = Shape {
             states,
-            transitions: tables.transitions,
+            transitions: rows.transitions,
             history: &[],
             history_recorded: &no_history,
         };
@@ -201,7 +246,7 @@ impl FastPath {
             let mut nothing = None;
             for (n, name) in names.iter().enumerate() {
                 cells[leaf as usize * names.len() + n] =
-                    match classify(tables, &shape, &mut sets, leaf, name) {
+                    match classify(rows, &shape, &mut sets, leaf, name) {
                         Classified::Slow => NO_STEP,
                         Classified::Nothing => {
                             *nothing.get_or_insert_with(|| add(vec![], vec![], leaf))
@@ -223,7 +268,7 @@ impl FastPath {
             })
             .collect();
         Some(FastPath {
-            names,
+            names: names.len(),
             steps: steps.into_boxed_slice(),
             cells: cells.into_boxed_slice(),
             quiet,
@@ -246,8 +291,8 @@ enum Classified {
 }
 
 /// What `name` arriving while `leaf` (and its ancestors) are active does.
-fn classify<D, E>(
-    tables: &Tables<D, E>,
+fn classify(
+    tables: &ChartRows<'_>,
     shape: &Shape<'_>,
     sets: &mut EntrySets,
     leaf: StateIndex,
@@ -336,7 +381,7 @@ fn classify<D, E>(
         let st = &states[s as usize];
         let plain = matches!(st.kind, StateKind::Atomic | StateKind::Compound)
             && st.onentry.is_empty()
-            && !(tables.late_binding && tables.data.iter().any(|d| d.state == s));
+            && !tables.late_data.contains(&s);
         if !plain {
             return SLOW;
         }

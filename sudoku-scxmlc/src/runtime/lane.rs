@@ -20,7 +20,9 @@
 //! ran failed or could reach the context (the generator tells `content` whether a block's
 //! body names `__ctx`), so neither the queues nor the outbox need a look; a precomputed
 //! microstep writes the whole configuration as one word where the chart has at most 64
-//! states; the active atomic state is the interpreter's exact leaf hint.
+//! states, and the lane of such a chart matches that word (the configuration of a chart
+//! without `<parallel>` names its active atomic state); a larger chart's lane matches the
+//! interpreter's exact leaf hint.
 //!
 //! The machine opens the lane only while nothing is queued, processing or advancing, the
 //! chart runs, precomputed steps are on and no observer connected by descriptor string is
@@ -78,10 +80,18 @@ impl<'a, D: 'static, E: ChartEvent> Lane<'a, D, E> {
         }
     }
 
-    /// The active atomic state (the chart has no `<parallel>`: there is one).
+    /// The active atomic state (the chart has no `<parallel>`: there is one), for a chart
+    /// of more than 64 states.
     #[inline(always)]
     pub fn leaf(&self) -> StateIndex {
         self.interp.exact_leaf()
+    }
+
+    /// The whole configuration as one word (bit `s`: state `s`), for a chart of at most 64
+    /// states: the active atomic state and its ancestors (the chart has no `<parallel>`).
+    #[inline(always)]
+    pub fn configuration(&self) -> u64 {
+        self.interp.small_configuration()
     }
 
     /// Evaluates a transition's `cond` (the generated `cond_N`, called directly): an `Err`
@@ -138,7 +148,8 @@ impl<'a, D: 'static, E: ChartEvent> Lane<'a, D, E> {
     /// `enter` in entry order, `leaf` the atomic state active afterwards, `word` the whole
     /// configuration afterwards as one word of bits (`leaf` and its ancestors; `0` for a
     /// chart of more than 64 states). Nothing ran before it and nothing runs in it, so the
-    /// macrostep ends here.
+    /// macrostep ends here. For a chart of at most 64 states it is one store of `word` (its
+    /// lane reads [`configuration`](Self::configuration)).
     #[inline(always)]
     pub fn transit(
         &mut self,

@@ -46,7 +46,8 @@ pub use owned::{Core, Events, Observer, States};
 pub use snapshot::{PendingEvent, Snapshot, SnapshotError};
 pub use tables::{
     Block, BlockIndex, Chart, Condition, ConditionIndex, DataItem, Domain, DoneData, DoneDataIndex,
-    Invoke, StateIndex, StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo, NO_STATE,
+    Invoke, StateIndex, StateInfo, StateKind, StateRow, Tables, TransitionIndex, TransitionInfo,
+    TransitionRow, NO_STATE,
 };
 pub use time::parse_delay;
 pub use tree::{state_tree, NodeKind, StateNode};

@@ -4,65 +4,112 @@
 //! descending iteration the exit order (SCXML 1.0, Appendix D, `entryOrder` / `exitOrder`).
 //! Because the descendants of a state are a contiguous index range, "does the set hold a
 //! descendant of `s`" is a range query ([`StateSet::any_in_range`]).
+//!
+//! The first word (states 0 to 63) is held inline and the others on the heap, so that the
+//! configuration of a chart of at most 64 states is one word inside the interpreter: a
+//! precomputed microstep of such a chart ([`StateSet::set_small`]) is one store, without a
+//! pointer to follow or a length to check.
 
 use super::StateIndex;
 
-/// A set of [`StateIndex`] values backed by `Vec<u64>` words.
+/// A set of [`StateIndex`] values: a bitset of one inline `u64` word (indices 0 to 63) and a
+/// `Vec<u64>` of the words after it.
 ///
 /// It grows on insert, so a default (empty) set works for any chart; sets made
 /// [`with_capacity`](StateSet::with_capacity) for the chart's state count never reallocate.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct StateSet {
-    words: Vec<u64>,
+    /// Indices 0 to 63.
+    first: u64,
+    /// Indices from 64 on, 64 to a word (`rest[0]`: 64 to 127).
+    rest: Vec<u64>,
 }
 
 impl StateSet {
     /// An empty set able to hold indices `0 .. states` without growing.
     pub(crate) fn with_capacity(states: usize) -> Self {
         StateSet {
-            words: vec![0; states.div_ceil(64)],
+            first: 0,
+            rest: vec![0; states.div_ceil(64).saturating_sub(1)],
+        }
+    }
+
+    /// The number of words (the inline one and those on the heap).
+    #[inline]
+    fn word_count(&self) -> usize {
+        1 + self.rest.len()
+    }
+
+    /// Word `w` (indices `64 * w ..`), `0` beyond the words the set has.
+    #[inline]
+    fn word(&self, w: usize) -> u64 {
+        if w == 0 {
+            self.first
+        } else {
+            self.rest.get(w - 1).copied().unwrap_or(0)
         }
     }
 
     /// Whether `state` is in the set.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn contains(&self, state: StateIndex) -> bool {
         let (w, b) = split(state);
-        self.words.get(w).is_some_and(|word| word & (1 << b) != 0)
+        let word = if w == 0 {
+            self.first
+        } else {
+            match self.rest.get(w - 1) {
+                Some(&word) => word,
+                None => return false,
+            }
+        };
+        word & (1 << b) != 0
     }
 
     /// Adds `state`; returns whether it was not yet present.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn insert(&mut self, state: StateIndex) -> bool {
         let (w, b) = split(state);
-        if w >= self.words.len() {
-            self.words.resize(w + 1, 0);
-        }
-        let word = &mut self.words[w];
+        let word = if w == 0 {
+            &mut self.first
+        } else {
+            if w > self.rest.len() {
+                self.grow(w);
+            }
+            &mut self.rest[w - 1]
+        };
         let fresh = *word & (1 << b) == 0;
         *word |= 1 << b;
         fresh
     }
 
+    /// Makes room for word `w` (a set made without the capacity for the state inserted).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, w: usize) {
+        self.rest.resize(w, 0);
+    }
+
     /// Removes `state`; returns whether it was present.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn remove(&mut self, state: StateIndex) -> bool {
         let (w, b) = split(state);
-        match self.words.get_mut(w) {
-            Some(word) => {
-                let present = *word & (1 << b) != 0;
-                *word &= !(1 << b);
-                present
+        let word = if w == 0 {
+            &mut self.first
+        } else {
+            match self.rest.get_mut(w - 1) {
+                Some(word) => word,
+                None => return false,
             }
-            None => false,
-        }
+        };
+        let present = *word & (1 << b) != 0;
+        *word &= !(1 << b);
+        present
     }
 
     /// Removes the states of `exit`, then adds those of `enter` (a precomputed microstep's
     /// lists): one look at the words for both lists.
     #[inline(always)]
     pub(crate) fn exchange(&mut self, exit: &[StateIndex], enter: &[StateIndex]) {
-        let words = &mut self.words[..];
         // All in the first word (a chart of at most 64 states, or a move among its first
         // 64): one read and one write of it (for constant lists, constant masks).
         let (mut clear, mut set, mut first) = (0u64, 0u64, true);
@@ -75,59 +122,59 @@ impl StateSet {
             set |= 1u64.wrapping_shl(s);
         }
         if first {
-            if let Some(word) = words.first_mut() {
-                *word = (*word & !clear) | set;
-                return;
-            }
+            self.first = (self.first & !clear) | set;
+            return;
         }
-        let mut grow = false;
         for &s in exit {
-            let (w, b) = split(s);
-            if let Some(word) = words.get_mut(w) {
-                *word &= !(1 << b);
-            }
+            self.remove(s);
         }
         for &s in enter {
-            let (w, b) = split(s);
-            match words.get_mut(w) {
-                Some(word) => *word |= 1 << b,
-                None => grow = true,
-            }
-        }
-        if grow {
-            for &s in enter {
-                self.insert(s);
-            }
+            self.insert(s);
         }
     }
 
-    /// Makes the set exactly the states of the bits of `word` when the set has one word
-    /// (indices below 64); returns whether it did (otherwise nothing changed).
+    /// Makes the set exactly the states of the bits of `word`, for a set that holds no
+    /// index above 63 (the configuration of a chart of at most 64 states): one store.
     #[inline(always)]
-    pub(crate) fn set_only_word(&mut self, word: u64) -> bool {
-        match &mut self.words[..] {
-            [only] => {
-                *only = word;
-                true
-            }
-            _ => false,
-        }
+    pub(crate) fn set_small(&mut self, word: u64) {
+        debug_assert!(
+            self.rest.iter().all(|&w| w == 0),
+            "set_small on a set with states above 63"
+        );
+        self.first = word;
+    }
+
+    /// The set as one word, for a set that holds no index above 63 (the configuration of a
+    /// chart of at most 64 states): bit `s` is state `s`.
+    #[inline(always)]
+    pub(crate) fn small(&self) -> u64 {
+        debug_assert!(
+            self.rest.iter().all(|&w| w == 0),
+            "small() of a set with states above 63"
+        );
+        self.first
     }
 
     /// Removes every state, keeping the allocation.
     pub(crate) fn clear(&mut self) {
-        self.words.iter_mut().for_each(|w| *w = 0);
+        self.first = 0;
+        self.rest.iter_mut().for_each(|w| *w = 0);
     }
 
     /// Whether the set is empty.
     pub(crate) fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
+        self.first == 0 && self.rest.iter().all(|&w| w == 0)
     }
 
     /// How many states the set holds.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.words.iter().map(|w| w.count_ones() as usize).sum()
+        self.first.count_ones() as usize
+            + self
+                .rest
+                .iter()
+                .map(|w| w.count_ones() as usize)
+                .sum::<usize>()
     }
 
     /// Whether some state of the half-open range `lo .. hi` is in the set.
@@ -141,43 +188,47 @@ impl StateSet {
             return None;
         }
         let (mut w, b) = split(lo);
-        if w >= self.words.len() {
+        let words = self.word_count();
+        if w >= words {
             return None;
         }
-        let mut word = self.words[w] & (!0u64 << b);
+        let mut word = self.word(w) & (!0u64 << b);
         loop {
             if word != 0 {
                 let found = (w as StateIndex) * 64 + word.trailing_zeros();
                 return (found < hi).then_some(found);
             }
             w += 1;
-            if w >= self.words.len() || (w as StateIndex) * 64 >= hi {
+            if w >= words || (w as StateIndex) * 64 >= hi {
                 return None;
             }
-            word = self.words[w];
+            word = self.rest[w - 1];
         }
     }
 
     /// The largest state in the set.
     pub(crate) fn last(&self) -> Option<StateIndex> {
-        let w = self.words.iter().rposition(|&w| w != 0)?;
-        Some(w as StateIndex * 64 + 63 - self.words[w].leading_zeros())
+        if let Some(w) = self.rest.iter().rposition(|&w| w != 0) {
+            return Some((w as StateIndex + 1) * 64 + 63 - self.rest[w].leading_zeros());
+        }
+        (self.first != 0).then(|| 63 - self.first.leading_zeros())
     }
 
     /// The states in ascending (document, entry) order.
     pub(crate) fn iter(&self) -> Iter<'_> {
         Iter {
-            words: &self.words,
+            rest: &self.rest,
             index: 0,
-            current: self.words.first().copied().unwrap_or(0),
+            current: self.first,
         }
     }
 
     /// The states in descending (exit) order.
     pub(crate) fn iter_rev(&self) -> IterRev<'_> {
         IterRev {
-            words: &self.words,
-            index: self.words.len(),
+            first: self.first,
+            rest: &self.rest,
+            index: self.rest.len() + 1,
             current: 0,
         }
     }
@@ -190,7 +241,8 @@ fn split(state: StateIndex) -> (usize, u32) {
 
 /// Ascending iterator of a [`StateSet`].
 pub(crate) struct Iter<'a> {
-    words: &'a [u64],
+    rest: &'a [u64],
+    /// The word `current` came from (0: the inline one, `i`: `rest[i - 1]`).
     index: usize,
     current: u64,
 }
@@ -206,16 +258,18 @@ impl Iterator for Iter<'_> {
                 self.current &= self.current - 1;
                 return Some(self.index as StateIndex * 64 + bit);
             }
+            self.current = *self.rest.get(self.index)?;
             self.index += 1;
-            self.current = *self.words.get(self.index)?;
         }
     }
 }
 
 /// Descending iterator of a [`StateSet`].
 pub(crate) struct IterRev<'a> {
-    words: &'a [u64],
-    /// The word `current` came from (`words.len()` before the first load).
+    first: u64,
+    rest: &'a [u64],
+    /// The word `current` came from (0: the inline one, `i`: `rest[i - 1]`; `rest.len() + 1`
+    /// before the first load).
     index: usize,
     current: u64,
 }
@@ -235,7 +289,11 @@ impl Iterator for IterRev<'_> {
                 return None;
             }
             self.index -= 1;
-            self.current = self.words[self.index];
+            self.current = if self.index == 0 {
+                self.first
+            } else {
+                self.rest[self.index - 1]
+            };
         }
     }
 }
@@ -262,13 +320,13 @@ mod tests {
         // A state both exited and entered (a transition that leaves and re-enters it) is in.
         s.exchange(&[66, 2], &[2]);
         assert_eq!(s.iter().collect::<Vec<_>>(), [2]);
-        // The whole set as one word, when it has one.
+        // The whole set as one word, for a set of indices below 64.
         let mut one = StateSet::with_capacity(10);
         one.insert(7);
-        assert!(one.set_only_word(0b1010));
+        one.set_small(0b1010);
         assert_eq!(one.iter().collect::<Vec<_>>(), [1, 3]);
-        assert!(!s.set_only_word(1));
-        assert_eq!(s.iter().collect::<Vec<_>>(), [2]);
+        assert_eq!(one.small(), 0b1010);
+        assert_eq!(one.last(), Some(3));
         // Beyond the words it has, the set grows.
         let mut small = set(&[3]);
         small.exchange(&[3], &[130, 4]);

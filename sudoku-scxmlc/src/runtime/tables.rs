@@ -57,11 +57,13 @@ impl StateKind {
     }
 }
 
-/// One state of the chart, as the generator emits it.
+/// One state of the chart, as the generator emits it (with `'static` lists:
+/// [`StateInfo`]); its lists borrowed for `'a` where the build-time precomputation of
+/// macrosteps describes a chart it is compiling.
 #[derive(Debug)]
-pub struct StateInfo {
+pub struct StateRow<'a> {
     /// The `id` attribute, or a generated `__state_N` id for a state without one.
-    pub id: &'static str,
+    pub id: &'a str,
     /// What kind of state this is.
     pub kind: StateKind,
     /// The parent state, [`NO_STATE`] for the root.
@@ -69,46 +71,46 @@ pub struct StateInfo {
     /// One past the last descendant: the descendants of state `i` are `i + 1 .. descendants_end`.
     pub descendants_end: StateIndex,
     /// Child states (history states included) in document order.
-    pub children: &'static [StateIndex],
+    pub children: &'a [StateIndex],
     /// For the root and compound states: the initial transition (from the `initial` attribute,
     /// the `<initial>` element, or the first child state). For history states: the default
     /// transition. `None` otherwise.
     pub initial: Option<TransitionIndex>,
     /// The `<transition>` children in document order (not the initial or default ones).
-    pub transitions: &'static [TransitionIndex],
+    pub transitions: &'a [TransitionIndex],
     /// One block per `<onentry>` element, in document order.
-    pub onentry: &'static [BlockIndex],
+    pub onentry: &'a [BlockIndex],
     /// One block per `<onexit>` element, in document order.
-    pub onexit: &'static [BlockIndex],
+    pub onexit: &'a [BlockIndex],
     /// For final states: the `<donedata>`.
     pub donedata: Option<DoneDataIndex>,
     /// The history children of this state.
-    pub history: &'static [StateIndex],
+    pub history: &'a [StateIndex],
     /// 1-based line of the element in the chart.
     pub line: u32,
 }
 
-impl StateInfo {
+impl<'a> StateRow<'a> {
     /// A state, from its fields in declaration order: one row per state in generated tables.
     #[allow(
         clippy::too_many_arguments,
         reason = "one positional row per state keeps generated tables compact"
     )]
     pub const fn row(
-        id: &'static str,
+        id: &'a str,
         kind: StateKind,
         parent: StateIndex,
         descendants_end: StateIndex,
-        children: &'static [StateIndex],
+        children: &'a [StateIndex],
         initial: Option<TransitionIndex>,
-        transitions: &'static [TransitionIndex],
-        onentry: &'static [BlockIndex],
-        onexit: &'static [BlockIndex],
+        transitions: &'a [TransitionIndex],
+        onentry: &'a [BlockIndex],
+        onexit: &'a [BlockIndex],
         donedata: Option<DoneDataIndex>,
-        history: &'static [StateIndex],
+        history: &'a [StateIndex],
         line: u32,
     ) -> Self {
-        StateInfo {
+        StateRow {
             id,
             kind,
             parent,
@@ -125,6 +127,9 @@ impl StateInfo {
     }
 }
 
+/// A state of generated tables: [`StateRow`] with `'static` lists.
+pub type StateInfo = StateRow<'static>;
+
 /// The transition domain of a transition, as far as the generator could decide it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Domain {
@@ -136,19 +141,21 @@ pub enum Domain {
     Dynamic,
 }
 
-/// One transition, as the generator emits it.
+/// One transition, as the generator emits it (with `'static` lists: [`TransitionInfo`]);
+/// its lists borrowed for `'a` where the build-time precomputation of macrosteps describes
+/// a chart it is compiling.
 #[derive(Debug)]
-pub struct TransitionInfo {
+pub struct TransitionRow<'a> {
     /// The source state (for an initial transition: the compound state; for a history default
     /// transition: the history state).
     pub source: StateIndex,
     /// Normalized event descriptors (`foo.*` and `foo.` become `foo`; `*` stays). Empty for an
     /// eventless transition.
-    pub events: &'static [&'static str],
+    pub events: &'a [&'a str],
     /// The `cond` attribute, if any.
     pub cond: Option<ConditionIndex>,
     /// Target states in document order of the `target` attribute.
-    pub targets: &'static [StateIndex],
+    pub targets: &'a [StateIndex],
     /// `type="internal"`.
     pub internal: bool,
     /// The executable content, if any.
@@ -159,7 +166,7 @@ pub struct TransitionInfo {
     pub line: u32,
 }
 
-impl TransitionInfo {
+impl<'a> TransitionRow<'a> {
     /// A transition, from its fields in declaration order: one row per transition in
     /// generated tables.
     #[allow(
@@ -168,15 +175,15 @@ impl TransitionInfo {
     )]
     pub const fn row(
         source: StateIndex,
-        events: &'static [&'static str],
+        events: &'a [&'a str],
         cond: Option<ConditionIndex>,
-        targets: &'static [StateIndex],
+        targets: &'a [StateIndex],
         internal: bool,
         content: Option<BlockIndex>,
         domain: Domain,
         line: u32,
     ) -> Self {
-        TransitionInfo {
+        TransitionRow {
             source,
             events,
             cond,
@@ -188,6 +195,9 @@ impl TransitionInfo {
         }
     }
 }
+
+/// A transition of generated tables: [`TransitionRow`] with `'static` lists.
+pub type TransitionInfo = TransitionRow<'static>;
 
 /// A compiled `cond`.
 pub struct Condition<D, E = Untyped> {

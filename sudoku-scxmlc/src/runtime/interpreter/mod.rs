@@ -30,7 +30,7 @@ use super::state_set::StateSet;
 use super::steps::{StepFn, Stepper};
 use super::{
     descriptor_matches, BlockIndex, Context, Domain, Event, ExecError, RuntimeError, StateIndex,
-    StateInfo, StateKind, Tables, TransitionIndex, TransitionInfo,
+    StateKind, StateRow, Tables, TransitionIndex, TransitionRow,
 };
 use serde_json::{Map, Value};
 
@@ -99,7 +99,9 @@ pub(crate) struct Interpreter<D: 'static, E: 'static = Untyped> {
     /// The last state entered (by a microstep, a precomputed macrostep or a restore): in a
     /// chart without parallel states, whenever it runs, the one active atomic state (entry
     /// order ends with the deepest state entered). [`leaf`](Self::leaf) checks it anyway;
-    /// the lane ([`exact_leaf`](Self::exact_leaf)) trusts it.
+    /// the lane of a chart of more than 64 states ([`exact_leaf`](Self::exact_leaf)) trusts
+    /// it. The precomputed microsteps of a smaller chart's lane write the configuration word
+    /// and not this (that lane reads the word).
     pub(crate) leaf_hint: StateIndex,
     /// A ring of the first transition of each of the last [`RECENT_MICROSTEPS`] microsteps.
     recent: Vec<TransitionIndex>,

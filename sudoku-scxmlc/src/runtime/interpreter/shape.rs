@@ -16,8 +16,8 @@ pub(in crate::runtime) struct EntrySets {
 
 /// The parts of the interpreter the entry-set computation reads.
 pub(in crate::runtime) struct Shape<'a> {
-    pub(in crate::runtime) states: &'static [StateInfo],
-    pub(in crate::runtime) transitions: &'static [TransitionInfo],
+    pub(in crate::runtime) states: &'a [StateRow<'a>],
+    pub(in crate::runtime) transitions: &'a [TransitionRow<'a>],
     pub(in crate::runtime) history: &'a [Vec<StateIndex>],
     pub(in crate::runtime) history_recorded: &'a StateSet,
 }
@@ -26,7 +26,7 @@ pub(in crate::runtime) struct Shape<'a> {
 /// (malformed tables could make them cycle).
 const MAX_HISTORY_DEPTH: usize = 64;
 
-impl Shape<'_> {
+impl<'a> Shape<'a> {
     pub(super) fn is_descendant(&self, state: StateIndex, ancestor: StateIndex) -> bool {
         ancestor < state && state < self.states[ancestor as usize].descendants_end
     }
@@ -107,7 +107,7 @@ impl Shape<'_> {
 
     /// The initial transition of a compound state and its targets; falls back to the first
     /// child state when the tables give none.
-    pub(super) fn initial_targets(&self, state: StateIndex) -> &'static [StateIndex] {
+    pub(super) fn initial_targets(&self, state: StateIndex) -> &'a [StateIndex] {
         let info = &self.states[state as usize];
         match info.initial {
             Some(t) => self.transitions[t as usize].targets,

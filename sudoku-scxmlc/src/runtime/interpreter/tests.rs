@@ -1,7 +1,7 @@
 //! Unit tests of the interpreter over hand-written tables.
 
 use super::*;
-use crate::runtime::{Block, NO_STATE};
+use crate::runtime::{Block, StateInfo, TransitionInfo, NO_STATE};
 
 /// [`StateInfo::row`] without entry/exit blocks or done data, on line 1.
 #[allow(clippy::too_many_arguments)]
