@@ -88,6 +88,24 @@ fn every_problem_is_reported_in_one_run() {
 }
 
 #[test]
+fn a_misspelt_element_gets_the_closest_allowed_one() {
+    let chart = format!(
+        "{HEAD}>\n  <state id=\"a\">\n    <transtion event=\"go\" target=\"a\"/>\n    <zzzzzz/>\n  </state>\n</scxml>\n"
+    );
+    let out = errors(&chart);
+    assert!(
+        out.contains("bad.scxml:3:6: error: `<transtion>` is not an SCXML element"),
+        "{out}"
+    );
+    assert!(out.contains("did you mean `<transition>`?"), "{out}");
+    assert_eq!(
+        out.matches("did you mean").count(),
+        1,
+        "none for `<zzzzzz>`: {out}"
+    );
+}
+
+#[test]
 fn structural_rules() {
     let cases: &[(&str, &str)] = &[
         ("<scxml version=\"1.0\"/>", "the root element must be"),

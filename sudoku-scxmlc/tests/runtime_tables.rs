@@ -821,6 +821,13 @@ fn loops_scenario<C: Chart<Data = Rec, State = StateIndex>>() {
             ],
         }]
     );
+    assert!(
+        errors.borrow()[0]
+            .to_string()
+            .contains("50 microsteps without ending (on eventless transitions)"),
+        "{}",
+        errors.borrow()[0]
+    );
     // 1 external-event microstep + 49 eventless ones: ends in b.
     assert_eq!(m.active_state_ids(), ["b"]);
     assert!(m.is_running());

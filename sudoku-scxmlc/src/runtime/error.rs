@@ -77,7 +77,7 @@ impl<E: std::error::Error> From<E> for ExecError {
 pub enum RuntimeError {
     /// A macrostep ran more microsteps than the limit: an eventless or raise loop that would
     /// never end. The macrostep was abandoned and the internal queue cleared.
-    #[error("{chart}: a macrostep ran {microsteps} microsteps without ending (last event `{event}`); abandoned it{}", if cycle.is_empty() { String::new() } else { format!("; it went round the transitions {}", cycle.join(", ")) })]
+    #[error("{chart}: a macrostep ran {microsteps} microsteps without ending ({}); abandoned it{}", if event.is_empty() { "on eventless transitions".to_owned() } else { format!("last event `{event}`") }, if cycle.is_empty() { String::new() } else { format!("; it went round the transitions {}", cycle.join(", ")) })]
     MacrostepLimit {
         /// The chart's name.
         chart: String,

@@ -419,12 +419,25 @@ impl<'a> Validator<'a> {
             let xml_content = self.datamodel == DatamodelKind::EcmaScript
                 && matches!(e.name, "data" | "content" | "assign");
             if !children.contains(&child.name) && !xml_content {
-                let hint = if rules::rules(child.name).is_none() {
-                    format!("`<{}>` is not an SCXML element", child.name)
-                } else {
+                let known = rules::rules(child.name).is_some();
+                let message = if known {
                     format!("`<{}>` is not allowed inside `<{}>`", child.name, e.name)
+                } else {
+                    format!("`<{}>` is not an SCXML element", child.name)
                 };
-                self.error(child.span, hint);
+                let mut d = Diagnostic::error(child.span, message);
+                // A misspelt child: the closest one allowed here.
+                if !known {
+                    if let Some(best) = children
+                        .iter()
+                        .map(|c| (states::edit_distance(c, child.name), *c))
+                        .filter(|&(d, c)| d <= 2.max(c.len() / 3))
+                        .min()
+                    {
+                        d = d.with_help(format!("did you mean `<{}>`?", best.1));
+                    }
+                }
+                self.diags.push(d);
             }
         }
         if e.name == "content" && e.attr("expr").is_some() && e.elements().next().is_some() {

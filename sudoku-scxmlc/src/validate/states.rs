@@ -301,7 +301,7 @@ impl<'a> Validator<'a> {
 }
 
 /// The Levenshtein distance of two strings, in characters (for "did you mean" suggestions).
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(super) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
