@@ -15,18 +15,6 @@ fn stack_pattern(c: u32, s: usize) -> usize {
     ((x | x >> 6 | x >> 12) & 511) as usize
 }
 
-/// The six layouts of a band or stack as the row (or band) each of its three rows (or bands)
-/// takes the digit in: the box (or the stack's column) of rows 0, 1 and 2, in the order of
-/// [`PERMUTATIONS`].
-const LAYOUTS: [[u32; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
-
 /// Per digit lane (as in [`Shapes`]), how many layouts it has left in each band and in each
 /// stack: band `b`'s (or stack `s`'s) count in bits `9 * b..9 * b + 9` of the first array
 /// (the second), as [`PERMS_OF`] counts them for each band's segment pattern and each

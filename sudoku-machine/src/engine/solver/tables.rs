@@ -23,24 +23,27 @@ pub(super) const SEG3: [u32; 512] = {
     t
 };
 
+/// The six layouts of a band or stack as the box (or the stack's column) each of its three
+/// rows (or bands) takes a digit in, in the order of [`PERMUTATIONS`].
+pub(super) const LAYOUTS: [[u32; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// Locked candidates in a band. The index is a 9-bit segment pattern (bit `3 * r + k`: row `r`
 /// of the band meets box `k` in at least one candidate cell); the value is the union of the
 /// patterns of the permutations `r -> k` that the pattern allows, or 0 when none does.
 pub(super) const SHRINK: [u16; 512] = {
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut t = [0u16; 512];
     let mut p = 0;
     while p < 512 {
         let mut i = 0;
         while i < 6 {
-            let perm = PERMS[i];
+            let perm = LAYOUTS[i];
             let mask = (1 << perm[0]) | (1 << (3 + perm[1])) | (1 << (6 + perm[2]));
             if p & mask == mask {
                 t[p] |= mask as u16;
