@@ -59,7 +59,9 @@ use rand_chacha::ChaCha8Rng;
 use rand::Rng;
 
 use super::count_solutions;
-use super::grade::{grade, hardest_within, Grading, Level};
+use super::grade::{
+    grade, hardest_allowed_from, hardest_within, Grading, Level, Stages, TechniqueSet,
+};
 use super::techniques::{Technique, HOUSES};
 use crate::datamodel::Grid;
 
@@ -70,8 +72,21 @@ use crate::datamodel::Grid;
 /// against 200 ms, so it gets five times as many. Extreme has no aim.
 pub fn aimed_attempts(level: Level) -> usize {
     match level {
+        Level::Hard => std::env::var("GEN_AIMED").ok().and_then(|v| v.parse().ok()).unwrap_or(60),
         Level::Expert => 200,
         _ => 40,
+    }
+}
+
+/// The techniques of `level` that attempts reach far more often than the level's others:
+/// Hard's XY-Wing (about one attempt in nine, against one in a hundred for a Naked Triple,
+/// an X-Wing or a Hidden Triple). An aim at one of them is that technique alone; an aim at
+/// another technique of the level takes any of the level's other techniques (see the
+/// [module docs](self)).
+pub fn common_techniques(level: Level) -> TechniqueSet {
+    match level {
+        Level::Hard => TechniqueSet::one(Technique::XyWing),
+        _ => TechniqueSet::default(),
     }
 }
 
@@ -213,6 +228,12 @@ pub fn generate_cancellable(options: &Options, cancelled: &AtomicBool) -> Option
         .filter(|&t| Level::of(t) == level)
         .collect();
     let drawn = techniques[rng.random_range(0..techniques.len())];
+    let common = common_techniques(level);
+    let aimed_at = if common == TechniqueSet::default() {
+        Aim::technique(drawn)
+    } else {
+        Aim::among(level, TechniqueSet::of_level(level).without(common))
+    };
     let aimed = aimed_attempts(level);
     let mut kept = Kept::default();
     // The closest attempt so far: (distance to the level, puzzle).
@@ -233,9 +254,9 @@ pub fn generate_cancellable(options: &Options, cancelled: &AtomicBool) -> Option
         let aim = if level == Level::Extreme {
             Aim::Search
         } else if attempt <= aimed && techniques.len() > 1 {
-            Aim::Technique(drawn)
+            aimed_at
         } else {
-            Aim::Level(level)
+            Aim::level(level)
         };
         let solution = random_full_grid(&mut rng);
         let (puzzle, hardest) = remove_givens(&solution, options, aim, &mut rng, cancelled)?;
@@ -296,29 +317,61 @@ impl Kept {
 /// What the removal of one attempt steers toward (see the [module docs](self)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Aim {
-    /// This technique as the hardest step: nothing harder, and kept once reached.
-    Technique(Technique),
-    /// Any technique of this level as the hardest step: kept at the level once reached.
-    Level(Level),
+    /// A kept puzzle needs only techniques of `allowed`, and once its hardest technique is in
+    /// `lock` it stays in `lock`.
+    Among {
+        /// The techniques a kept puzzle may need.
+        allowed: TechniqueSet,
+        /// The hardest techniques the attempt looks for.
+        lock: TechniqueSet,
+    },
     /// A puzzle that needs search: removal keeps uniqueness only.
     Search,
 }
 
 impl Aim {
-    /// The hardest technique a kept puzzle may need.
-    fn limit(self) -> Technique {
+    /// This technique as the hardest step: nothing harder, and kept once reached.
+    fn technique(t: Technique) -> Self {
+        Aim::Among {
+            allowed: TechniqueSet::up_to(t),
+            lock: TechniqueSet::one(t),
+        }
+    }
+
+    /// Any technique of `level` as the hardest step: kept at the level once reached.
+    fn level(level: Level) -> Self {
+        Aim::Among {
+            allowed: TechniqueSet::up_to(level.hardest_technique()),
+            lock: TechniqueSet::of_level(level),
+        }
+    }
+
+    /// Any of `techniques` (all of one level) as the hardest step, and no other technique
+    /// of their level or above: kept among them once reached.
+    fn among(level: Level, techniques: TechniqueSet) -> Self {
+        let below = match Level::ALL.iter().position(|&l| l == level) {
+            Some(0) | None => TechniqueSet::default(),
+            Some(i) => TechniqueSet::up_to(Level::ALL[i - 1].hardest_technique()),
+        };
+        Aim::Among {
+            allowed: below.union(techniques),
+            lock: techniques,
+        }
+    }
+
+    /// The techniques a kept puzzle may need (everything for [`Aim::Search`]).
+    #[cfg(test)]
+    fn allowed(self) -> TechniqueSet {
         match self {
-            Aim::Technique(t) => t,
-            Aim::Level(level) => level.hardest_technique(),
-            Aim::Search => Technique::Jellyfish,
+            Aim::Among { allowed, .. } => allowed,
+            Aim::Search => TechniqueSet(u32::MAX),
         }
     }
 
     /// Whether a puzzle whose hardest technique is `hardest` is on the aim.
     fn hit(self, hardest: Option<Technique>) -> bool {
         match self {
-            Aim::Technique(t) => hardest == Some(t),
-            Aim::Level(level) => hardest.map_or(Level::Easy, Level::of) == level,
+            Aim::Among { lock, .. } => hardest.is_some_and(|t| lock.contains(t)),
             Aim::Search => hardest == Some(Technique::Search),
         }
     }
@@ -418,6 +471,10 @@ fn remove_givens(
     let mut puzzle = *solution;
     let mut hardest = None;
     let mut on_aim = false;
+    // The solve of the last puzzle kept by a full check, reused by the next check (see
+    // `hardest_allowed_from`); still right for a puzzle kept by `forced_back`, whose solve
+    // reaches the same positions once its singles are placed.
+    let mut known = Stages::default();
     for i in order {
         if cancelled.load(Ordering::Relaxed) {
             return None;
@@ -445,11 +502,15 @@ fn remove_givens(
         // search tells that in microseconds, where a solve tries every technique first.)
         let keep = count_solutions(&puzzle, 2) == 1
             && (aim == Aim::Search || {
-                let (h, solved) = hardest_within(&puzzle, aim.limit());
+                let (h, solved, stages) = match aim {
+                    Aim::Among { allowed, .. } => hardest_allowed_from(&puzzle, allowed, &known),
+                    Aim::Search => unreachable!("checked above"),
+                };
                 let keep = solved && (!on_aim || aim.hit(h));
                 if keep {
                     hardest = h;
                     on_aim = aim.hit(h);
+                    known = stages;
                 }
                 keep
             });
@@ -459,7 +520,7 @@ fn remove_givens(
         }
     }
     if aim == Aim::Search {
-        let (h, solved) = hardest_within(&puzzle, aim.limit());
+        let (h, solved) = hardest_within(&puzzle, Technique::Jellyfish);
         hardest = if solved { h } else { Some(Technique::Search) };
     }
     Some((puzzle, hardest))
@@ -535,6 +596,7 @@ fn single_at(puzzle: &Grid, used: &[u16; 27], solution: &Grid, i: usize) -> Opti
 mod tests {
     use super::*;
     use crate::datamodel::is_solved;
+    use crate::engine::grade::hardest_allowed;
 
     #[test]
     fn full_grids_are_valid_and_seeded() {
@@ -620,6 +682,44 @@ mod tests {
         assert!(checked > 50, "{checked}");
     }
 
+    /// Reusing the solve of the last kept puzzle changes no answer: along random removal
+    /// paths, `hardest_allowed_from` with the stages of the last kept puzzle gives what
+    /// `hardest_allowed` gives, for several sets of allowed techniques.
+    #[test]
+    fn reused_solves_give_the_grade_of_a_fresh_solve() {
+        let mut rng = ChaCha8Rng::seed_from_u64(21);
+        let hard = TechniqueSet::of_level(Level::Hard);
+        let sets = [
+            TechniqueSet::up_to(Technique::Jellyfish),
+            TechniqueSet::up_to(Technique::XWing),
+            Aim::among(Level::Hard, hard.without(TechniqueSet::one(Technique::XyWing)))
+                .allowed(),
+        ];
+        let mut reused = 0;
+        for allowed in sets {
+            for _ in 0..4 {
+                let solution = random_full_grid(&mut rng);
+                let mut order: Vec<usize> = (0..81).collect();
+                order.shuffle(&mut rng);
+                let mut puzzle = solution;
+                let mut known = Stages::default();
+                for i in order {
+                    puzzle.0[i / 9][i % 9] = 0;
+                    let fresh = hardest_allowed(&puzzle, allowed);
+                    reused += usize::from(!known.is_empty());
+                    let (h, solved, stages) = hardest_allowed_from(&puzzle, allowed, &known);
+                    assert_eq!((h, solved), fresh, "cell {i}");
+                    if count_solutions(&puzzle, 2) == 1 && solved {
+                        known = stages;
+                    } else {
+                        puzzle.0[i / 9][i % 9] = solution.0[i / 9][i % 9];
+                    }
+                }
+            }
+        }
+        assert!(reused > 100, "{reused}");
+    }
+
     #[test]
     fn hard_puzzles_vary_in_their_hardest_technique() {
         let mut seen = std::collections::BTreeSet::new();
@@ -668,5 +768,35 @@ mod tests {
         });
         assert_eq!(g.exact, g.grading.level == Level::Extreme);
         assert_eq!(g.attempts, 1);
+    }
+}
+
+#[cfg(test)]
+mod probe {
+    use super::*;
+    #[test]
+    #[ignore]
+    fn probe_rates() {
+        let opts = Options::new(Level::Hard, 1);
+        let no = AtomicBool::new(false);
+        let hard = TechniqueSet::of_level(Level::Hard);
+        let aims = [
+            ("XY", Aim::technique(Technique::XyWing)),
+            ("NT", Aim::technique(Technique::NakedTriple)),
+            ("rare", Aim::among(Level::Hard, hard.without(common_techniques(Level::Hard)))),
+            ("level", Aim::level(Level::Hard)),
+        ];
+        for (name, aim) in aims {
+            let mut rng = ChaCha8Rng::seed_from_u64(99);
+            let mut counts = std::collections::BTreeMap::new();
+            let start = std::time::Instant::now();
+            let n: usize = std::env::var("GEN_N").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+            for _ in 0..n {
+                let sol = random_full_grid(&mut rng);
+                let (_, h) = remove_givens(&sol, &opts, aim, &mut rng, &no).unwrap();
+                *counts.entry(format!("{h:?}")).or_insert(0) += 1;
+            }
+            eprintln!("{name}: {:.3} ms/attempt {counts:?}", start.elapsed().as_secs_f64() * 1e3 / n as f64);
+        }
     }
 }
