@@ -236,6 +236,9 @@ pub fn generate_cancellable(options: &Options, cancelled: &AtomicBool) -> Option
     };
     let aimed = aimed_attempts(level);
     let mut kept = Kept::default();
+    // A puzzle of the level that an aimed attempt refused, with its solution (see
+    // `remove_givens`).
+    let mut spare: Option<(Start, Grid)> = None;
     // The closest attempt so far: (distance to the level, puzzle).
     let mut best: Option<(u8, Grid)> = None;
     let attempts = options.max_attempts.max(1);
@@ -258,8 +261,25 @@ pub fn generate_cancellable(options: &Options, cancelled: &AtomicBool) -> Option
         } else {
             Aim::level(level)
         };
-        let solution = random_full_grid(&mut rng);
-        let (puzzle, hardest) = remove_givens(&solution, options, aim, &mut rng, cancelled)?;
+        // Once the aimed attempts are over, a spare of the level goes on where a new
+        // attempt would start from a full grid.
+        let (start, solution) = match spare.take().filter(|_| attempt > aimed) {
+            Some(found) => found,
+            None => {
+                let solution = random_full_grid(&mut rng);
+                let start = Start {
+                    puzzle: solution,
+                    hardest: None,
+                };
+                (start, solution)
+            }
+        };
+        let wanted = (aim == aimed_at && common != TechniqueSet::default()).then_some(level);
+        let descent = remove_givens(start, &solution, options, aim, &mut rng, cancelled, wanted)?;
+        let (puzzle, hardest) = (descent.puzzle, descent.hardest);
+        if spare.is_none() {
+            spare = descent.spare.map(|s| (s, solution));
+        }
         if aim.hit(hardest) {
             return found(puzzle, attempt);
         }
@@ -453,28 +473,56 @@ impl Fill {
     }
 }
 
-/// Removes givens from a full grid while the puzzle stays unique and within the aim, kept on
-/// the aim once it reaches it; returns the puzzle and its hardest technique
-/// ([`Technique::Search`] when it needs search), or `None` once `cancelled` is set (checked
-/// before each removal).
+/// Where a removal starts: a proper puzzle of the solution and its hardest technique (the
+/// solution itself and `None` for a new attempt).
+#[derive(Clone, Copy, Debug)]
+struct Start {
+    puzzle: Grid,
+    hardest: Option<Technique>,
+}
+
+/// What [`remove_givens`] made: the puzzle and its hardest technique ([`Technique::Search`]
+/// when it needs search), and the spare it was asked for, if it found one.
+struct Descent {
+    puzzle: Grid,
+    hardest: Option<Technique>,
+    spare: Option<Start>,
+}
+
+/// Removes givens from `start` (in a shuffled order, each given once) while the puzzle stays
+/// unique and within the aim, kept on the aim once it reaches it (see the [module
+/// docs](self)); `None` once `cancelled` is set (checked before each removal). With
+/// `spare_level`, the first removal refused because the grader's path needs a technique of
+/// that level outside the aim, and which that level's techniques solve, is returned as a
+/// spare: a puzzle of that level (not minimal) to go on from when the aim is missed.
 fn remove_givens(
+    start: Start,
     solution: &Grid,
     options: &Options,
     aim: Aim,
     rng: &mut ChaCha8Rng,
     cancelled: &AtomicBool,
-) -> Option<(Grid, Option<Technique>)> {
+    spare_level: Option<Level>,
+) -> Option<Descent> {
     let mut order: Vec<usize> = (0..81)
-        .filter(|&i| options.symmetry.partner(i) >= i)
+        .filter(|&i| options.symmetry.partner(i) >= i && start.puzzle.0[i / 9][i % 9] != 0)
         .collect();
     order.shuffle(rng);
-    let mut puzzle = *solution;
-    let mut hardest = None;
-    let mut on_aim = false;
+    let mut puzzle = start.puzzle;
+    let mut hardest = start.hardest;
+    let mut on_aim = aim.hit(hardest);
+    let mut spare = None;
     // The solve of the last puzzle kept by a full check, reused by the next check (see
     // `hardest_allowed_from`); still right for a puzzle kept by `forced_back`, whose solve
     // reaches the same positions once its singles are placed.
     let mut known = Stages::default();
+    // The digits of each house of `puzzle`, kept up to date (see `house_digits`).
+    let mut used = house_digits(&puzzle);
+    let toggle = |used: &mut [u16; 27], cell: usize, digit: u8| {
+        for h in Fill::houses(cell) {
+            used[h] ^= 1 << (digit - 1);
+        }
+    };
     for i in order {
         if cancelled.load(Ordering::Relaxed) {
             return None;
@@ -483,17 +531,28 @@ fn remove_givens(
         let saved = (puzzle.0[i / 9][i % 9], puzzle.0[j / 9][j % 9]);
         puzzle.0[i / 9][i % 9] = 0;
         puzzle.0[j / 9][j % 9] = 0;
+        toggle(&mut used, i, saved.0);
+        if j != i {
+            toggle(&mut used, j, saved.1);
+        }
+        let put_back = |puzzle: &mut Grid, used: &mut [u16; 27]| {
+            puzzle.0[i / 9][i % 9] = saved.0;
+            puzzle.0[j / 9][j % 9] = saved.1;
+            toggle(used, i, saved.0);
+            if j != i {
+                toggle(used, j, saved.1);
+            }
+        };
         // A removed given that comes straight back as a single changes nothing but the
         // singles used (see `forced_back`): no search and no solve needed.
-        if let Some(single) = forced_back(&mut puzzle, solution, i, j) {
+        if let Some(single) = forced_back_with(&mut puzzle, &mut used, solution, i, j) {
             let h = hardest.max(Some(single));
             if single == Technique::HiddenSingle || hardest >= Some(Technique::NakedSingle) {
                 if !on_aim || aim.hit(h) {
                     hardest = h;
                     on_aim = aim.hit(h);
                 } else {
-                    puzzle.0[i / 9][i % 9] = saved.0;
-                    puzzle.0[j / 9][j % 9] = saved.1;
+                    put_back(&mut puzzle, &mut used);
                 }
                 continue;
             }
@@ -511,19 +570,34 @@ fn remove_givens(
                     hardest = h;
                     on_aim = aim.hit(h);
                     known = stages;
+                } else if let Some(level) = spare_level.filter(|_| spare.is_none()) {
+                    let of_level = h.is_some_and(|t| Level::of(t) == level);
+                    if !solved && of_level {
+                        let (h, solved) = hardest_within(&puzzle, level.hardest_technique());
+                        if solved && h.is_some_and(|t| Level::of(t) == level) {
+                            spare = Some(Start {
+                                puzzle,
+                                hardest: h,
+                            });
+                        }
+                    }
                 }
                 keep
             });
         if !keep {
-            puzzle.0[i / 9][i % 9] = saved.0;
-            puzzle.0[j / 9][j % 9] = saved.1;
+            put_back(&mut puzzle, &mut used);
         }
     }
+    debug_assert_eq!(used, house_digits(&puzzle));
     if aim == Aim::Search {
         let (h, solved) = hardest_within(&puzzle, Technique::Jellyfish);
         hardest = if solved { h } else { Some(Technique::Search) };
     }
-    Some((puzzle, hardest))
+    Some(Descent {
+        puzzle,
+        hardest,
+        spare,
+    })
 }
 
 /// Whether the givens removed at cells `i` and `j` (the same cell without symmetry) of
@@ -536,18 +610,35 @@ fn remove_givens(
 /// hardest technique is the old one or this single, whichever is harder. (Exactly so for a
 /// hidden single; a naked single that a later hidden single would have found too is
 /// ambiguous, which the caller settles with a full solve.)
+#[cfg(test)]
 fn forced_back(puzzle: &mut Grid, solution: &Grid, i: usize, j: usize) -> Option<Technique> {
-    // The digits of each house (rows, columns, boxes), as masks.
+    forced_back_with(puzzle, &mut house_digits(puzzle), solution, i, j)
+}
+
+/// The digits of each house of `grid` (rows, columns, boxes, as in [`Fill`]), as masks.
+fn house_digits(grid: &Grid) -> [u16; 27] {
     let mut used = [0u16; 27];
-    for (k, &v) in puzzle.0.as_flattened().iter().enumerate() {
+    for (k, &v) in grid.0.as_flattened().iter().enumerate() {
         if v != 0 {
             for h in Fill::houses(k) {
                 used[h] |= 1 << (v - 1);
             }
         }
     }
+    used
+}
+
+/// [`forced_back`] with the digits of each house of `puzzle` (see [`house_digits`]) kept
+/// by the caller: `used` is left as it was.
+fn forced_back_with(
+    puzzle: &mut Grid,
+    used: &mut [u16; 27],
+    solution: &Grid,
+    i: usize,
+    j: usize,
+) -> Option<Technique> {
     let mut try_order = |first: usize, second: usize| {
-        let a = single_at(puzzle, &used, solution, first)?;
+        let a = single_at(puzzle, used, solution, first)?;
         if first == second {
             return Some(a);
         }
@@ -556,7 +647,7 @@ fn forced_back(puzzle: &mut Grid, solution: &Grid, i: usize, j: usize) -> Option
         for h in Fill::houses(first) {
             used[h] ^= 1 << (digit - 1);
         }
-        let b = single_at(puzzle, &used, solution, second);
+        let b = single_at(puzzle, used, solution, second);
         puzzle.0[first / 9][first % 9] = 0;
         for h in Fill::houses(first) {
             used[h] ^= 1 << (digit - 1);
@@ -793,7 +884,8 @@ mod probe {
             let n: usize = std::env::var("GEN_N").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
             for _ in 0..n {
                 let sol = random_full_grid(&mut rng);
-                let (_, h) = remove_givens(&sol, &opts, aim, &mut rng, &no).unwrap();
+                let start = Start { puzzle: sol, hardest: None };
+                let h = remove_givens(start, &sol, &opts, aim, &mut rng, &no, None).unwrap().hardest;
                 *counts.entry(format!("{h:?}")).or_insert(0) += 1;
             }
             eprintln!("{name}: {:.3} ms/attempt {counts:?}", start.elapsed().as_secs_f64() * 1e3 / n as f64);
