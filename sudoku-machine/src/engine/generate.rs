@@ -1,16 +1,18 @@
 //! The generator: random proper puzzles of a requested [`Level`].
 //!
-//! Each puzzle first draws its *aim*: one technique of the level, at random (for
-//! [`Level::Extreme`], search). One attempt:
+//! Each puzzle first chooses its *aim*: the techniques of the level that its hardest step
+//! should be. At most levels that is one technique of the level drawn at random; at Hard it
+//! is every Hard technique but XY-Wing (see below); for [`Level::Extreme`] it is search.
+//! One attempt:
 //! 1. fill an empty grid at random (randomised backtracking: the cell with the fewest
 //!    candidates first, its candidates in a shuffled order);
 //! 2. visit the cells in a shuffled order, grouped by the requested [`Symmetry`], and empty
 //!    each group unless the puzzle would lose its unique solution
 //!    (`count_solutions(.., 2) != 1`) or, below [`Level::Extreme`], would need a technique
-//!    harder than the aim ([`hardest_within`], the grader's solve without steps or
-//!    explanations);
-//! 3. *steer*: once a removal gives a puzzle whose hardest technique is the aim, it is kept
-//!    there: later removals must keep the aim as the hardest technique. So an attempt
+//!    the aim does not allow ([`hardest_allowed_from`], the grader's solve without steps or
+//!    explanations, cut short at the first step that needs such a technique);
+//! 3. *steer*: once a removal gives a puzzle whose hardest technique is in the aim, it is
+//!    kept there: later removals must keep the hardest technique in the aim. So an attempt
 //!    succeeds as soon as the aim comes up once on the way down, instead of only when the
 //!    final, minimal puzzle happens to need it;
 //! 4. what is left is minimal for those rules; it is a match when its hardest technique is of
@@ -18,30 +20,60 @@
 //!
 //! Attempts repeat, up to [`Options::max_attempts`], until one matches; otherwise the closest
 //! grade found is returned with [`Generated::exact`] false. For the first [`aimed_attempts`]
-//! attempts a match is a puzzle whose hardest technique is the drawn one. A puzzle of the
-//! level with another hardest technique is kept aside (the first one for each technique,
-//! with a count of how many attempts gave that technique), and when the aimed attempts run
-//! out the kept puzzle whose technique came up least often is returned: the techniques that
-//! aims miss are the rare ones, so the fallback leans toward them instead of toward the
-//! common one. Later attempts aim at any technique of the level (the level's hardest
-//! technique as the limit, kept at the level once reached). Drawing the aim is what gives
-//! variety: aiming at the whole level, 82 to 87 of 100 Hard puzzles had an XY-Wing as their
-//! hardest step, as it is the Hard technique that comes up most often on the way down (about
-//! one attempt in nine; a Naked Triple, an X-Wing or a Hidden Triple about one in a hundred
-//! each, measured over 300 attempts per aim). A rare aim costs at most the aimed attempts.
+//! attempts a match is a puzzle whose hardest technique is in the aim. With an aim of one
+//! technique, a puzzle of the level with another hardest technique is kept aside (the first
+//! one for each technique, with a count of how many attempts gave that technique), and when
+//! the aimed attempts run out the kept puzzle whose technique came up least often is
+//! returned: the techniques that aims miss are the rare ones, so the fallback leans toward
+//! them instead of toward the common one. Later attempts aim at any technique of the level
+//! (the level's hardest technique as the limit, kept at the level once reached).
+//!
+//! Hard's aim. Per attempt (1000 attempts aimed at XY-Wing, and 1000 at the other Hard
+//! techniques together), removal reaches an XY-Wing as the hardest step about once in nine
+//! attempts, an X-Wing about once in 110, a Naked Triple once in 200, a Hidden Triple once in
+//! 500 and a quad almost never (most attempts, 59 %, end with a puzzle that needs singles only:
+//! random removal down to a minimal puzzle mostly gives easy ones). With one drawn technique
+//! per puzzle, 133 of 200 Hard puzzles had an XY-Wing as their hardest step: an aim at a triple
+//! or an X-Wing missed in two thirds of the seeds and an aim at a quad in nearly all, and their
+//! fallbacks are mostly XY-Wings. So [`common_techniques`] names XY-Wing, and a Hard puzzle
+//! aims first at any other Hard technique (the removal refuses a puzzle whose path needs an
+//! XY-Wing or anything harder than Hard, and locks on the first Naked Triple, X-Wing, Hidden
+//! Triple or quad), which hits about once in 60 attempts; 70 aimed attempts find one for about
+//! 60 % of the seeds, and the other 40 % are the XY-Wings. When they miss, the first refused
+//! removal whose path needed a Hard technique outside the aim and that the Hard techniques
+//! solve (a Hard puzzle, in practice an XY-Wing, not minimal) is kept as a *spare*, and the
+//! next attempt goes on removing givens from it, at the level, instead of starting from a new
+//! grid (the fallback took about nine new attempts: one attempt in nine reaches the level).
 //!
 //! Some techniques are rare for a structural reason, as the grader tries the easier ones
 //! first: in a house with `n` empty cells a hidden subset of `k` digits and the naked subset
 //! of the other `n - k` cells make the same eliminations, so a Hidden Triple is the easiest
 //! step only in a house with 7 or more empty cells, a Naked Quad with 8 or more and a Hidden
 //! Quad only in an empty house; the last two are almost never the hardest step of a
-//! generated puzzle. Tried and left out (the `generation` example of `sudoku-bench`):
-//! emptying one house first (fewer hits for every aim); steering by looking at the next
-//! three removals that keep the puzzle and taking the one that raises its hardest technique
-//! most (Naked Triple hits twice as often, but XY-Wing half as often again and each attempt
-//! costs 1.5 to 2.7 times as much); and, when an attempt is stuck below its aim, putting one
-//! removed given back and trying the others again (no more hits per millisecond than new
-//! attempts).
+//! generated puzzle.
+//!
+//! Cost. The aimed attempts fit Hard's budget because an attempt costs about a quarter less
+//! than it did (callgrind, the same 800 attempts over four aims: 1.77 to 1.29 G
+//! instructions): `subsets_of` (of the techniques) walks only the subsets of its mask
+//! instead of all 512 masks (naked and hidden subsets were 18 % of an attempt), the digits
+//! of each house are kept up to date across removals instead of being recounted for each
+//! `forced_back`, and each check reuses the solve of the last kept puzzle, which the new
+//! puzzle's solve often reaches (see [`hardest_allowed_from`]; 5 %).
+//!
+//! Tried and left out (the `generation` example of `sudoku-bench`, and callgrind over fixed
+//! attempts): emptying one house first (fewer hits for every aim); steering by looking at
+//! the next three removals that keep the puzzle and taking the one that raises its hardest
+//! technique most (Naked Triple hits twice as often, but XY-Wing half as often again and
+//! each attempt costs 1.5 to 2.7 times as much); when an attempt is stuck below its aim,
+//! putting one removed given back and trying the others again (no more hits per millisecond
+//! than new attempts); removal orders other than a shuffle, taking next the given whose
+//! houses hold the most givens, or whose digit is the most frequent, or that lies in the
+//! fullest house (no more hits: 26, 29 and 33 XY-Wings in 300 attempts against 33, and
+//! fewer of the others); giving an attempt up when the puzzle is down to 24, 26 or 28
+//! givens and still needs singles only (95, 100 and 147 M instructions per hit against 97
+//! M: as many hits are lost as time is saved); skipping the search for singles after an
+//! elimination that leaves none around the cells it touched (1.3 % fewer instructions, not
+//! worth the code).
 //!
 //! Extreme needs no aim: removal keeps uniqueness only, and the attempt matches when the
 //! result needs search.
@@ -65,24 +97,26 @@ use super::grade::{
 use super::techniques::{Technique, HOUSES};
 use crate::datamodel::Grid;
 
-/// How many attempts aim at the drawn technique before any technique of the level will do
-/// (see the [module docs](self)): more where the level has time to spare. Measured with the
-/// `generation` example of `sudoku-bench` (200 seeds, one pinned core): Hard, 40 aimed
-/// attempts, p95 14 ms, against a 20 ms budget for Easy to Hard; Expert, p95 21 ms with 40,
-/// against 200 ms, so it gets five times as many. Extreme has no aim.
+/// How many attempts aim at the chosen techniques before any technique of the level will do
+/// (see the [module docs](self)): more where the level has time to spare or needs them.
+/// Measured with the `generation` example of `sudoku-bench` (200 seeds, one pinned core):
+/// Expert, p95 21 ms with 40, against a 200 ms budget, so it gets five times as many; Hard
+/// 70, against a 20 ms budget for Easy to Hard, as its aim hits about once in 60 attempts
+/// (with 60, 93 of 200 puzzles were XY-Wings; with 80, 73, at 1.35 times the p95 of 70).
+/// Extreme has no aim.
 pub fn aimed_attempts(level: Level) -> usize {
     match level {
-        Level::Hard => std::env::var("GEN_AIMED").ok().and_then(|v| v.parse().ok()).unwrap_or(60),
+        Level::Hard => 70,
         Level::Expert => 200,
         _ => 40,
     }
 }
 
 /// The techniques of `level` that attempts reach far more often than the level's others:
-/// Hard's XY-Wing (about one attempt in nine, against one in a hundred for a Naked Triple,
-/// an X-Wing or a Hidden Triple). An aim at one of them is that technique alone; an aim at
-/// another technique of the level takes any of the level's other techniques (see the
-/// [module docs](self)).
+/// Hard's XY-Wing (about one attempt in nine, against one in 110 to 500 for an X-Wing, a
+/// Naked Triple or a Hidden Triple). A level with such techniques aims first at all its
+/// other techniques together, and the common ones come from the fallback; a level without
+/// them aims at one of its techniques drawn at random (see the [module docs](self)).
 pub fn common_techniques(level: Level) -> TechniqueSet {
     match level {
         Level::Hard => TechniqueSet::one(Technique::XyWing),
@@ -227,10 +261,9 @@ pub fn generate_cancellable(options: &Options, cancelled: &AtomicBool) -> Option
         .into_iter()
         .filter(|&t| Level::of(t) == level)
         .collect();
-    let drawn = techniques[rng.random_range(0..techniques.len())];
     let common = common_techniques(level);
     let aimed_at = if common == TechniqueSet::default() {
-        Aim::technique(drawn)
+        Aim::technique(techniques[rng.random_range(0..techniques.len())])
     } else {
         Aim::among(level, TechniqueSet::of_level(level).without(common))
     };
@@ -575,10 +608,7 @@ fn remove_givens(
                     if !solved && of_level {
                         let (h, solved) = hardest_within(&puzzle, level.hardest_technique());
                         if solved && h.is_some_and(|t| Level::of(t) == level) {
-                            spare = Some(Start {
-                                puzzle,
-                                hardest: h,
-                            });
+                            spare = Some(Start { puzzle, hardest: h });
                         }
                     }
                 }
@@ -783,8 +813,11 @@ mod tests {
         let sets = [
             TechniqueSet::up_to(Technique::Jellyfish),
             TechniqueSet::up_to(Technique::XWing),
-            Aim::among(Level::Hard, hard.without(TechniqueSet::one(Technique::XyWing)))
-                .allowed(),
+            Aim::among(
+                Level::Hard,
+                hard.without(TechniqueSet::one(Technique::XyWing)),
+            )
+            .allowed(),
         ];
         let mut reused = 0;
         for allowed in sets {
@@ -859,36 +892,5 @@ mod tests {
         });
         assert_eq!(g.exact, g.grading.level == Level::Extreme);
         assert_eq!(g.attempts, 1);
-    }
-}
-
-#[cfg(test)]
-mod probe {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn probe_rates() {
-        let opts = Options::new(Level::Hard, 1);
-        let no = AtomicBool::new(false);
-        let hard = TechniqueSet::of_level(Level::Hard);
-        let aims = [
-            ("XY", Aim::technique(Technique::XyWing)),
-            ("NT", Aim::technique(Technique::NakedTriple)),
-            ("rare", Aim::among(Level::Hard, hard.without(common_techniques(Level::Hard)))),
-            ("level", Aim::level(Level::Hard)),
-        ];
-        for (name, aim) in aims {
-            let mut rng = ChaCha8Rng::seed_from_u64(99);
-            let mut counts = std::collections::BTreeMap::new();
-            let start = std::time::Instant::now();
-            let n: usize = std::env::var("GEN_N").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
-            for _ in 0..n {
-                let sol = random_full_grid(&mut rng);
-                let start = Start { puzzle: sol, hardest: None };
-                let h = remove_givens(start, &sol, &opts, aim, &mut rng, &no, None).unwrap().hardest;
-                *counts.entry(format!("{h:?}")).or_insert(0) += 1;
-            }
-            eprintln!("{name}: {:.3} ms/attempt {counts:?}", start.elapsed().as_secs_f64() * 1e3 / n as f64);
-        }
     }
 }

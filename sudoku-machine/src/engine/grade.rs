@@ -308,25 +308,24 @@ pub fn hardest_allowed_from(
     // This solve's positions, each with the techniques used right after it (the step and
     // the singles that follow it); `rest` is filled in at the end.
     let mut path: Vec<Stage> = Vec::new();
-    let mut last_singles = singles::place_all(&mut board);
-    hardest = hardest.max(last_singles);
+    hardest = hardest.max(singles::place_all(&mut board));
     loop {
         let filled = board.values.iter().filter(|&&v| v != 0).count() as u8;
-        let reached = known
-            .0
-            .iter()
-            .position(|k| k.filled == filled && k.board == board);
-        let (tail, tail_rest) = match reached {
-            Some(j) => (&known.0[j..], known.0[j].rest),
-            None if board.is_solved() => (&known.0[..0], TechniqueSet::default()),
-            None => (&known.0[..0], TechniqueSet(u32::MAX)),
+        // (A known rest that needs a technique not allowed here is not taken: the answer
+        // must name the first such step, which the solve finds on its own.)
+        let reached = known.0.iter().position(|k| {
+            k.filled == filled
+                && k.rest.without(allowed.union(singles_ok)) == TechniqueSet::default()
+                && k.board == board
+        });
+        // The path ends here (solved) or goes on as `known`'s does from `j`.
+        let tail = match reached {
+            Some(j) => Some(&known.0[j..]),
+            None if board.is_solved() => Some(&known.0[..0]),
+            None => None,
         };
-        if tail_rest != TechniqueSet(u32::MAX) {
-            // The path ends here or goes on as `known`'s does.
-            if tail_rest.without(allowed.union(singles_ok)) != TechniqueSet::default() {
-                let h = tail_rest.without(allowed.union(singles_ok)).hardest();
-                return (hardest.max(h), false, Stages::default());
-            }
+        if let Some(tail) = tail {
+            let tail_rest = tail.first().map_or(TechniqueSet::default(), |k| k.rest);
             hardest = hardest.max(tail_rest.hardest());
             let mut rest = tail_rest;
             for stage in path.iter_mut().rev() {
@@ -353,11 +352,11 @@ pub fn hardest_allowed_from(
         let mut after = TechniqueSet::one(step.technique);
         let position = board.clone();
         board.apply(&step);
-        last_singles = singles::place_all(&mut board);
-        if let Some(t) = last_singles {
+        let batch = singles::place_all(&mut board);
+        if let Some(t) = batch {
             after = after.with(t);
         }
-        hardest = hardest.max(last_singles);
+        hardest = hardest.max(batch);
         path.push(Stage {
             board: position,
             filled,
@@ -468,6 +467,54 @@ mod tests {
         // A solved grid needs nothing.
         let g = grade(&g.solution.clone()).unwrap();
         assert_eq!((g.level, g.hardest), (Level::Easy, None));
+    }
+
+    #[test]
+    fn technique_sets() {
+        let hard = TechniqueSet::of_level(Level::Hard);
+        assert_eq!(hard.hardest(), Some(Technique::HiddenQuad));
+        assert!(hard.contains(Technique::XyWing) && !hard.contains(Technique::HiddenPair));
+        let up_to_pairs = TechniqueSet::up_to(Technique::HiddenPair);
+        assert_eq!(
+            up_to_pairs.union(hard),
+            TechniqueSet::up_to(Technique::HiddenQuad)
+        );
+        let gap = hard.without(TechniqueSet::one(Technique::XyWing));
+        assert!(!gap.contains(Technique::XyWing) && gap.contains(Technique::NakedQuad));
+        assert_eq!(TechniqueSet::default().hardest(), None);
+        assert_eq!(
+            TechniqueSet::one(Technique::Search).hardest(),
+            Some(Technique::Search)
+        );
+    }
+
+    /// A gap in the allowed techniques stops the solve where the grader's path needs one of
+    /// them, and the answer names it; without the gap the same solve goes on.
+    #[test]
+    fn a_solve_stops_at_a_technique_it_may_not_use() {
+        let g = (0..40)
+            .map(|seed| crate::engine::generate(Level::Hard, seed, Default::default()))
+            .find(|g| g.grading.hardest == Some(Technique::XyWing))
+            .expect("an XY-Wing puzzle among 40 Hard ones");
+        let all_hard = TechniqueSet::up_to(Technique::HiddenQuad);
+        assert_eq!(
+            hardest_allowed(&g.puzzle, all_hard),
+            (Some(Technique::XyWing), true)
+        );
+        let gap = all_hard.without(TechniqueSet::one(Technique::XyWing));
+        assert_eq!(
+            hardest_allowed(&g.puzzle, gap),
+            (Some(Technique::XyWing), false)
+        );
+        let (h, solved, stages) = hardest_allowed_from(&g.puzzle, all_hard, &Stages::default());
+        assert_eq!((h, solved), (Some(Technique::XyWing), true));
+        assert!(!stages.is_empty());
+        // The same solve reuses the known positions; with the gap it makes its own.
+        let again = hardest_allowed_from(&g.puzzle, all_hard, &stages);
+        assert_eq!((again.0, again.1), (Some(Technique::XyWing), true));
+        let stopped = hardest_allowed_from(&g.puzzle, gap, &stages);
+        assert_eq!((stopped.0, stopped.1), (Some(Technique::XyWing), false));
+        assert!(stopped.2.is_empty());
     }
 
     #[test]

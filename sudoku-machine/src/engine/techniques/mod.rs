@@ -835,7 +835,11 @@ mod tests {
                 let expected: Vec<u16> = (0u16..512)
                     .filter(|&m| m & !of == 0 && m.count_ones() == k)
                     .collect();
-                assert_eq!(subsets_of(of, k).collect::<Vec<_>>(), expected, "{of:b} {k}");
+                assert_eq!(
+                    subsets_of(of, k).collect::<Vec<_>>(),
+                    expected,
+                    "{of:b} {k}"
+                );
             }
         }
     }
