@@ -13,6 +13,7 @@
 //!   [`Level`]; [`generate()`] makes puzzles of a requested level from a seed; [`hint()`] finds the
 //!   player's first mistake or the easiest next step.
 
+mod full_grid;
 mod solver;
 mod trace;
 
