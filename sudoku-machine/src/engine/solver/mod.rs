@@ -123,7 +123,8 @@
 //! - ending a pass of band updates on one OR of all 27 `cand ^ seen` (vectorised) tested
 //!   before the pass instead of the flag set by the updates: instructions +3 %,
 //!   mispredictions -4 %, CPU time hardest_1106 1.01, top1465 1.03;
-//! - [`HARD_AFTER`] at 8 again, in CPU time: top1465 1.00, serg 1.035.
+//! - [`HARD_AFTER`] at 8 again, in CPU time: top1465 1.00, serg 1.035; [`HARD_OPEN`] at 44:
+//!   top1465 0.99, serg 1.28.
 //!
 //! # Search
 //!
