@@ -151,16 +151,42 @@ pub enum ImproperPuzzle {
     MultipleSolutions,
 }
 
-/// `5 twice in row 1 (r1c1 and r1c9); ...`, or a word about values above 9.
+/// `5 twice in row 1 (r1c1 and r1c9); ...`, a digit more than twice in a house once
+/// (`1 3 times in row 1 (r1c1, r1c2 and r1c9)`), or a word about values above 9.
 pub(crate) fn describe_clashes(clashes: &[Clash]) -> String {
     if clashes.is_empty() {
         return "a cell holds a value that is not a digit".to_owned();
     }
-    clashes
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("; ")
+    // `clashes` gives a digit's pairs in one house one after another, each from its first cell.
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < clashes.len() {
+        let first = &clashes[i];
+        let same = clashes[i..]
+            .iter()
+            .take_while(|c| {
+                c.digit == first.digit && c.house == first.house && c.cells[0] == first.cells[0]
+            })
+            .count();
+        if same == 1 {
+            parts.push(first.to_string());
+        } else {
+            let cells: Vec<String> = std::iter::once(first.cells[0])
+                .chain(clashes[i..i + same].iter().map(|c| c.cells[1]))
+                .map(|(r, c)| format!("r{}c{}", r + 1, c + 1))
+                .collect();
+            let (last, rest) = cells.split_last().expect("at least three cells");
+            parts.push(format!(
+                "{} {} times in {} ({} and {last})",
+                first.digit,
+                same + 1,
+                first.house,
+                rest.join(", ")
+            ));
+        }
+        i += same;
+    }
+    parts.join("; ")
 }
 
 /// The unique solution of `givens`, or why there is none.
@@ -440,6 +466,26 @@ mod tests {
         for pair in Technique::ALL.windows(2) {
             assert!(Level::of(pair[0]) <= Level::of(pair[1]), "{pair:?}");
         }
+    }
+
+    #[test]
+    fn a_digit_many_times_in_a_house_is_named_once() {
+        let mut grid = Grid::default();
+        for c in [0, 1, 2, 8] {
+            grid.0[0][c] = 1;
+        }
+        let text = describe_clashes(&crate::engine::solver::clashes(&grid));
+        assert_eq!(
+            text,
+            "1 4 times in row 1 (r1c1, r1c2, r1c3 and r1c9); 1 3 times in box 1 (r1c1, r1c2 and r1c3)"
+        );
+        let mut two = Grid::default();
+        two.0[0][0] = 5;
+        two.0[0][8] = 5;
+        assert_eq!(
+            describe_clashes(&crate::engine::solver::clashes(&two)),
+            "5 twice in row 1 (r1c1 and r1c9)"
+        );
     }
 
     #[test]
