@@ -1,4 +1,4 @@
-//! Writing the puzzle being played to a file of the player's choosing ("Save puzzle…"), in
+//! Writing the puzzle being played (or, in edit mode, the one being typed) to a file of the player's choosing ("Save puzzle…"), in
 //! a form that [`crate::read_puzzle_file`] and the `sudoku` command read back: Qt's `.data`
 //! form for a name ending in `.data` (Qt's example reads it too), else one line of 81 cells
 //! after a `#` comment naming the puzzle. Only the givens are written, not the player's
@@ -9,12 +9,15 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use slint::ComponentHandle;
+use slint::{ComponentHandle, Model};
+use sudoku_machine::datamodel::Grid;
+use sudoku_machine::game::Phase;
 use sudoku_machine::puzzle::{to_line, to_qt_data, Puzzle};
 
 use crate::library::Library;
 use crate::open::chooser_available;
 use crate::os_message::OsMessage;
+use crate::show::phase_name;
 use crate::{AppWindow, Game};
 
 /// Why a puzzle was not written. Its `Display` text is what the window shows.
@@ -161,17 +164,35 @@ pub fn write_puzzle_file(
     Ok(path)
 }
 
-/// Binds the "Save the puzzle" dialog's callbacks: the puzzle saved is the chooser's current
-/// one. A typed path that names an existing file is refused once and written when the player
+/// The puzzle Save writes: in edit mode the givens typed so far (the cells the view marks as
+/// givens), else the chooser's current puzzle.
+fn shown_puzzle(game: &Game, library: &Library) -> Option<Puzzle> {
+    let phase = game.get_phase();
+    if phase == phase_name(Phase::Editing) || phase == phase_name(Phase::Reviewed) {
+        let mut givens = Grid::default();
+        for (i, cell) in game.get_cells().iter().enumerate().take(81) {
+            if cell.given {
+                givens.0[i / 9][i % 9] = u8::try_from(cell.value).unwrap_or(0);
+            }
+        }
+        return Some(Puzzle {
+            name: "My puzzle".into(),
+            givens,
+            level: None,
+        });
+    }
+    usize::try_from(game.get_current_puzzle())
+        .ok()
+        .and_then(|i| library.get(i))
+}
+
+/// Binds the "Save the puzzle" dialog's callbacks: the puzzle saved is the one on the board
+/// ([`shown_puzzle`]). A typed path that names an existing file is refused once and written when the player
 /// presses Save again on the same path; a path from the desktop's chooser (which asks about
 /// replacing by itself) is written at once.
 pub(crate) fn bind(window: &AppWindow, library: &Library) {
     let game = window.global::<Game>();
-    let current = |game: &Game, library: &Library| {
-        usize::try_from(game.get_current_puzzle())
-            .ok()
-            .and_then(|i| library.get(i))
-    };
+    let current = shown_puzzle;
     // The existing file the player was warned about, replaced if Save is pressed again.
     let warned: Rc<RefCell<Option<PathBuf>>> = Rc::default();
     let (w, lib, warn) = (window.as_weak(), library.clone(), warned.clone());
@@ -182,6 +203,10 @@ pub(crate) fn bind(window: &AppWindow, library: &Library) {
             game.set_save_error("no puzzle is being played".into());
             return;
         };
+        if puzzle.givens.0.iter().flatten().all(|&d| d == 0) {
+            game.set_save_error("the grid has no givens yet: type some first".into());
+            return;
+        }
         let again = warn.borrow().as_deref() == Some(&*crate::open::expand_home(Path::new(path)));
         match write_puzzle_file(&puzzle, path, replace || again) {
             Ok(_) => {
