@@ -122,12 +122,13 @@ pub fn browse(picked: impl FnOnce(Option<PathBuf>) + 'static) {
     }
 }
 
-/// The most a puzzle file is read: one puzzle is a few hundred bytes, and a file of
-/// thousands of puzzle lines (of which the game plays the first) still fits.
+/// The most of a puzzle file that is read: one puzzle is a few hundred bytes; of a larger
+/// collection (whose first puzzle the game plays) only the head is read.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
-/// Reads a regular file of at most [`MAX_FILE_BYTES`]: a device (`/dev/zero`), a pipe or a
-/// huge file is refused instead of filling the memory.
+/// Reads a regular file, at most its first [`MAX_FILE_BYTES`] (cut after the last whole line
+/// in them): a device (`/dev/zero`) or a pipe is refused instead of filling the memory or
+/// waiting.
 fn read_small(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::{Error, ErrorKind, Read};
     // Asked before opening: opening a named pipe waits for a writer, which would freeze the
@@ -146,13 +147,20 @@ fn read_small(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(Error::new(
-            ErrorKind::InvalidData,
-            format!(
-                "it is larger than {} KiB, too large for a puzzle file",
-                MAX_FILE_BYTES / 1024
-            ),
-        ));
+        // A large collection: its first puzzle is in its first lines. The complete lines of
+        // the first MAX_FILE_BYTES are read, so a cut line is not taken for a bad one.
+        match bytes.iter().rposition(|&b| b == b'\n') {
+            Some(end) => bytes.truncate(end + 1),
+            None => {
+                return Err(Error::new(
+                    ErrorKind::InvalidData,
+                    format!(
+                        "its first line is longer than {} KiB: not a puzzle file",
+                        MAX_FILE_BYTES / 1024
+                    ),
+                ))
+            }
+        }
     }
     Ok(bytes)
 }
@@ -186,6 +194,27 @@ pub(crate) fn expand_home(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_collection_opens_on_its_first_puzzle() {
+        let line =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        let dir = std::env::temp_dir();
+        let big = dir.join(format!("sudoku-open-big-{}.txt", std::process::id()));
+        // 2 MiB of puzzle lines, the last one cut at the read's end.
+        let text = format!("{line}\n").repeat(2 * 1024 * 1024 / 82 + 1);
+        std::fs::write(&big, &text).unwrap();
+        let puzzle = read_puzzle_file(&big).unwrap();
+        assert_eq!(puzzle.givens, parse(line).unwrap());
+        // One line longer than the read is refused, and says why.
+        std::fs::write(&big, "1".repeat(MAX_FILE_BYTES as usize + 10)).unwrap();
+        let error = read_puzzle_file(&big).unwrap_err().to_string();
+        assert!(
+            error.ends_with("its first line is longer than 1024 KiB: not a puzzle file"),
+            "{error}"
+        );
+        std::fs::remove_file(&big).unwrap();
+    }
 
     /// A named pipe is refused without being opened: opening one waits for a writer, and the
     /// window would wait with it.
