@@ -555,7 +555,8 @@ fn trace_cmd(args: &[String]) -> i32 {
     status
 }
 
-/// A grid from an 81-character line or a file holding one (line or Qt form). A position may
+/// A grid from an 81-character line, a grid written over nine lines, or a file holding one (any
+/// form). A position may
 /// clash (that is a mistake for `hint` to point at, not a reading error).
 fn read_grid(arg: &str) -> Result<Grid, String> {
     let path = Path::new(arg);
@@ -581,7 +582,13 @@ fn read_grid(arg: &str) -> Result<Grid, String> {
             )),
         };
     }
-    match puzzle::parse(arg) {
+    // Written on one line, the argument is the line form (and a mistake in it is reported
+    // as one); over several, any form.
+    let parsed = match puzzle::parse_lines(arg).into_iter().next() {
+        Some(line) if !arg.trim().contains('\n') => line,
+        _ => puzzle::parse(arg),
+    };
+    match parsed {
         Ok(grid) => Ok(grid),
         Err(e) => loose_line(arg.trim()).ok_or_else(|| {
             if arg.contains(['/', '\\']) || arg.ends_with(".data") || arg.ends_with(".txt") {

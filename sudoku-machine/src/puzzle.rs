@@ -9,10 +9,11 @@
 //!   `------+-------+------` between bands or around the grid (skipped).
 //!
 //! [`parse`] tells them apart by the first line that holds anything: a comma means the `.data`
-//! form, a line of `-`, `+` and `|` or one of at most 9 cells the grid form, else the line
-//! form. In all forms blank lines and lines starting with `#` (comments) are skipped. Errors
-//! carry the 1-based line they were found on, and givens that clash (the same digit twice in a
-//! row, column or box) are rejected, naming the house and both cells. Parsing never panics.
+//! form; a line of `-`, `+` and `|`, one of at most 9 cells, or one with spaces or `|` between
+//! its cells the grid form; else the line form. In all forms blank lines and lines starting
+//! with `#` (comments) are skipped. Errors carry the 1-based line they were found on, and
+//! givens that clash (the same digit twice in a row, column or box) are rejected, naming the
+//! house and both cells. Parsing never panics.
 
 use crate::datamodel::Grid;
 use thiserror::Error;
@@ -115,7 +116,11 @@ pub fn parse(text: &str) -> Result<Grid, PuzzleError> {
             "no puzzle found: the text has no digits",
         )),
         Some((_, first)) if is_qt_row(first) => parse_qt_data(lines),
-        Some((_, first)) if is_band_separator(first) || grid_row_cells(first).count() <= 9 => {
+        Some((_, first))
+            if is_band_separator(first)
+                || grid_row_cells(first).count() <= 9
+                || first.contains(|c: char| c.is_whitespace() || c == '|') =>
+        {
             parse_grid(lines)
         }
         Some(&(number, first)) => parse_line(number, first),
@@ -478,6 +483,11 @@ mod tests {
         let e = parse(&clash.join("\n")).unwrap_err();
         assert_eq!(e.line, 2, "{e}");
         assert!(e.message.contains("row 2 has the given 6 twice"), "{e}");
+        // Spaced out, a row of 10 is a row of the grid form that is too long.
+        assert_eq!(
+            parse("1 2 3 4 5 6 7 8 9 0\n").unwrap_err().to_string(),
+            "line 1: expected a row of 9 cells (digits, `.` for empty), found 10"
+        );
         let mut ten = rows.clone();
         ten.push(".........");
         assert!(parse(&ten.join("\n"))
