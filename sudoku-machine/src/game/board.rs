@@ -13,7 +13,6 @@ use super::play::{Notes, Play};
 use super::settings::{CheckMode, Settings};
 use super::view::CellView;
 use crate::datamodel::Grid;
-use crate::engine::techniques::Cell;
 
 /// What the cells of a game's board are made of: per cell its digit, notes, mark of the hint
 /// and of Show answer, and per house the digits seen twice; for the whole board the givens,
@@ -43,7 +42,9 @@ pub struct Board {
 
 impl Board {
     /// The board of the attempt `play` on `givens`; `running` while a game runs, `revealed`
-    /// while the answer is shown (the digits it filled in are set apart).
+    /// while the answer is shown (the digits it filled in are set apart). `earlier` is any
+    /// board built before (of any attempt): the doubled digits of the houses whose digits did
+    /// not change since are taken from it rather than counted again.
     pub fn of(
         givens: &Grid,
         puzzle: &PuzzleInfo,
@@ -51,6 +52,7 @@ impl Board {
         settings: &Settings,
         running: bool,
         revealed: bool,
+        earlier: Option<&Board>,
     ) -> Board {
         let mut answered = [[false; 9]; 9];
         if let Some(mv) = play.history.undo.last() {
@@ -82,6 +84,11 @@ impl Board {
             ),
             _ => (9, 9, 9, 0),
         };
+        let clashes = match earlier {
+            Some(earlier) => earlier.clashes.since(&earlier.values, &play.values),
+            None => Clashes::of(&play.values),
+        };
+        debug_assert_eq!(clashes, Clashes::of(&play.values), "counted again where changed");
         Board {
             values: play.values,
             notes: play.notes,
@@ -94,7 +101,7 @@ impl Board {
             running,
             hint,
             answered,
-            clashes: Clashes::of(&play.values),
+            clashes,
         }
     }
 
@@ -247,6 +254,38 @@ impl Clashes {
         twice
     }
 
+    /// The clashes of `values`, where `self` are those of `old`: only the houses of the
+    /// cells whose digit changed are counted again (a tap: one row, one column, one box).
+    fn since(&self, old: &Grid, values: &Grid) -> Clashes {
+        let (mut rows, mut cols, mut boxes) = (0u16, 0u16, 0u16);
+        for r in 0..9 {
+            if old.0[r] == values.0[r] {
+                continue;
+            }
+            for c in 0..9 {
+                if old.0[r][c] != values.0[r][c] {
+                    rows |= 1 << r;
+                    cols |= 1 << c;
+                    boxes |= 1 << (r / 3 * 3 + c / 3);
+                }
+            }
+        }
+        let mut next = self.clone();
+        for h in 0..9 {
+            if rows & (1 << h) != 0 {
+                next.rows[h] = twice((0..9).map(|c| values.0[h][c]));
+            }
+            if cols & (1 << h) != 0 {
+                next.cols[h] = twice((0..9).map(|r| values.0[r][h]));
+            }
+            if boxes & (1 << h) != 0 {
+                let (r0, c0) = (h / 3 * 3, h % 3 * 3);
+                next.boxes[h] = twice((0..9).map(|i| values.0[r0 + i / 3][c0 + i % 3]));
+            }
+        }
+        next
+    }
+
     /// Whether digit `v` (`0`: none) at row `r`, column `c` clashes with a peer.
     pub(super) fn at(&self, r: usize, c: usize, v: u8) -> bool {
         let bit = (1u16 << (v & 15)) & !1;
@@ -254,9 +293,21 @@ impl Clashes {
     }
 }
 
+/// The digits that occur twice or more among `digits` (digit `d` = bit `d`; `0` is none).
+fn twice(digits: impl Iterator<Item = u8>) -> u16 {
+    let (mut seen, mut again) = (0u16, 0u16);
+    for v in digits {
+        let bit = (1u16 << (v & 15)) & !1;
+        again |= seen & bit;
+        seen |= bit;
+    }
+    again
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::techniques::Cell;
     use crate::game::hints::ShownHint;
     use crate::puzzle::parse;
 
@@ -283,7 +334,7 @@ mod tests {
         let mut play = Play::default();
         play.restart(&g);
         let settings = Settings::default();
-        let board = |play: &Play| Board::of(&g, &info, play, &settings, true, false);
+        let board = |play: &Play| Board::of(&g, &info, play, &settings, true, false, None);
         let mut old = board(&play);
         let mut houses = 0;
         for _ in 0..10 {
@@ -328,6 +379,12 @@ mod tests {
             let by_peers = v != 0
                 && crate::engine::techniques::peers(cell).any(|p| values.0[p.row()][p.col()] == v);
             assert_eq!(clashes.at(cell.row(), cell.col(), v), by_peers, "{cell}");
+        }
+        // Counted again where digits changed, taken over elsewhere: the same.
+        let mut next = values;
+        for (i, d) in [(0, 0), (40, 5), (80, 1), (9, 2)] {
+            next.0[i / 9][i % 9] = d;
+            assert_eq!(clashes.since(&values, &next), Clashes::of(&next));
         }
     }
 }

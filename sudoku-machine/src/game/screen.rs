@@ -291,7 +291,15 @@ impl Screen {
             let cells = view::cells(at.board, givens, puzzle, play, settings, draft, search);
             return record(&mut shown, View { cells, panel }, givens);
         };
-        let board = Board::of(givens, puzzle, play, settings, running, revealed);
+        let board = Board::of(
+            givens,
+            puzzle,
+            play,
+            settings,
+            running,
+            revealed,
+            shown.board.as_ref(),
+        );
         let shown = &mut *shown;
         let dirty = match (&shown.view, &shown.board) {
             (Some(old), Some(old_board)) if shown.givens == *givens && old.phase == at.phase => {

@@ -356,7 +356,7 @@ pub(super) fn cells(
         Showing::Search => search_cells(search),
         Showing::Hidden => vec![CellView::default(); 81],
         Showing::Game { running, revealed } => {
-            Board::of(givens, puzzle, play, settings, running, revealed).cells()
+            Board::of(givens, puzzle, play, settings, running, revealed, None).cells()
         }
     }
 }
