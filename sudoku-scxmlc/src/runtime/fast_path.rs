@@ -29,32 +29,17 @@ use std::sync::OnceLock;
 /// larger chart runs every event through the full interpreter.
 const MAX_CELLS: usize = 1 << 18;
 
-/// The per-chart cache of precomputed macrosteps, filled on first use, and of whether the
-/// chart's event names say which events no transition names.
+/// The per-chart cache of precomputed macrosteps, filled on first use.
 ///
 /// Generated tables hold one (`fast_path: FastPathCache::new()`); nothing else needs to touch
 /// it.
 #[derive(Debug, Default)]
-pub struct FastPathCache(OnceLock<Option<FastPath>>, OnceLock<bool>);
+pub struct FastPathCache(OnceLock<Option<FastPath>>);
 
 impl FastPathCache {
     /// An empty cache.
     pub const fn new() -> Self {
-        FastPathCache(OnceLock::new(), OnceLock::new())
-    }
-
-    /// Whether [`Tables::event_names`] holds every event descriptor of the chart's
-    /// transitions and none is `*` (worked out on the first call): then an event whose name
-    /// is not in it, nor any of its prefixes that end before a `.`, enables no transition
-    /// ([`names_nothing`]). Hand-written tables may leave `event_names` empty; then `false`.
-    pub(crate) fn names_complete<D, E>(&'static self, tables: &Tables<D, E>) -> bool {
-        *self.1.get_or_init(|| {
-            tables.transitions.iter().all(|t| {
-                t.events
-                    .iter()
-                    .all(|d| tables.event_names.binary_search(d).is_ok())
-            })
-        })
+        FastPathCache(OnceLock::new())
     }
 
     /// The precomputed macrosteps of `tables`, computed on the first call; `None` when the
@@ -172,15 +157,6 @@ pub fn event_names<'a>(descriptors: impl IntoIterator<Item = &'a str>) -> Vec<&'
     names.sort_unstable();
     names.dedup();
     names
-}
-
-/// Whether no descriptor of `names` (sorted) matches the event name `name`. A descriptor
-/// other than `*` matches a name when it is the name or a prefix of it that ends before a
-/// `.` ([`descriptor_matches`]), so these are the only ones to look up: for a name without a
-/// dot, one binary search.
-pub(crate) fn names_nothing(names: &[&str], name: &str) -> bool {
-    let named = |prefix: &str| names.binary_search(&prefix).is_ok();
-    !named(name) && !name.match_indices('.').any(|(i, _)| named(&name[..i]))
 }
 
 /// The precomputed macrosteps of one chart (see the module documentation).
@@ -451,28 +427,6 @@ fn classify(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_name_is_named_by_itself_or_a_prefix_before_a_dot() {
-        let names = ["a.b", "error", "go", "update"];
-        for (name, nothing) in [
-            ("update", false),
-            ("updateGUI", true),
-            ("error.execution", false),
-            ("errors", true),
-            ("a", true),
-            ("a.b.c", false),
-            ("a.bc", true),
-            ("", true),
-        ] {
-            assert_eq!(names_nothing(&names, name), nothing, "{name}");
-            let by_descriptors = !names.iter().any(|d| descriptor_matches(d, name));
-            assert_eq!(
-                by_descriptors, nothing,
-                "{name}: as descriptor_matches says"
-            );
-        }
-    }
     use crate::runtime::{StateInfo, TransitionInfo, NO_STATE};
 
     // 0 root

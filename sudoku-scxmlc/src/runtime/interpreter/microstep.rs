@@ -3,7 +3,6 @@
 //! recorded), `enterStates` (initial and history content, `done.state` events) and the
 //! initial configuration.
 
-use super::super::fast_path::names_nothing;
 use super::*;
 
 impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
@@ -12,14 +11,6 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     pub(super) fn select_transitions(&mut self, eventless: bool) {
         if eventless && !self.has_eventless {
             // Nothing to select: the chart has no eventless `<transition>`.
-            self.scratch.filtered.clear();
-            return;
-        }
-        if !eventless
-            && self.names_complete
-            && names_nothing(self.tables.event_names, self.ctx.event.name())
-        {
-            // Nothing to select: no transition of the chart names this event.
             self.scratch.filtered.clear();
             return;
         }

@@ -96,13 +96,6 @@ pub(crate) struct Interpreter<D: 'static, E: 'static = Untyped> {
     /// Whether some state has an eventless `<transition>` (otherwise every macrostep skips
     /// `selectEventlessTransitions`).
     has_eventless: bool,
-    /// Whether the chart's event names ([`Tables::event_names`]) hold every descriptor of
-    /// its transitions and none is `*`: an event no descriptor names (a self-sent
-    /// `updateGUI` meant for the observers) then selects nothing without a walk of the
-    /// configuration's transitions ([`FastPathCache::names_complete`]).
-    ///
-    /// [`FastPathCache::names_complete`]: super::fast_path::FastPathCache::names_complete
-    names_complete: bool,
     /// The last state entered (by a microstep, a precomputed macrostep or a restore): in a
     /// chart without parallel states, whenever it runs, the one active atomic state (entry
     /// order ends with the deepest state entered). [`leaf`](Self::leaf) checks it anyway;
@@ -170,7 +163,6 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
             states_to_invoke: StateSet::with_capacity(n),
             done_data: Value::Null,
             has_eventless: (0..n as StateIndex).any(|s| tables.has_eventless_transition(s)),
-            names_complete: tables.fast_path.names_complete(tables),
             leaf_hint: 0,
             recent: Vec::new(),
             recent_count: 0,
