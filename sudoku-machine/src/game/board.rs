@@ -88,7 +88,11 @@ impl Board {
             Some(earlier) => earlier.clashes.since(&earlier.values, &play.values),
             None => Clashes::of(&play.values),
         };
-        debug_assert_eq!(clashes, Clashes::of(&play.values), "counted again where changed");
+        debug_assert_eq!(
+            clashes,
+            Clashes::of(&play.values),
+            "counted again where changed"
+        );
         Board {
             values: play.values,
             notes: play.notes,
