@@ -70,7 +70,7 @@ pub struct Cli {
     /// What to do; none opens the game.
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Open this puzzle file (81-character line or Qt .data grid) in the game window.
+    /// Open this puzzle file (an 81-character line, a Qt .data grid or nine lines of nine cells) in the game window.
     #[arg(long, value_name = "FILE")]
     pub open: Option<std::path::PathBuf>,
 }
@@ -96,7 +96,7 @@ pub enum Command {
         /// Threads to answer on (default: every core); the output keeps the input order.
         #[arg(short = 'j', long, value_name = "N", value_parser = thread_count)]
         jobs: Option<usize>,
-        /// Files of puzzles (81-character lines or a Qt .data grid); `-` for standard input,
+        /// Files of puzzles (81-character lines, or one grid over nine lines); `-` for standard input,
         /// or a puzzle written out (81 characters).
         #[arg(required = true)]
         files: Vec<String>,

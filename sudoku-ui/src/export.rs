@@ -1,4 +1,4 @@
-//! Writing the puzzle being played to a file of the player's choosing ("Save puzzle…"), in
+//! Writing the puzzle being played (or, in edit mode, the one being typed) to a file of the player's choosing ("Save puzzle…"), in
 //! a form that [`crate::read_puzzle_file`] and the `sudoku` command read back: Qt's `.data`
 //! form for a name ending in `.data` (Qt's example reads it too), else one line of 81 cells
 //! after a `#` comment naming the puzzle. Only the givens are written, not the player's
@@ -9,12 +9,15 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use slint::ComponentHandle;
+use slint::{ComponentHandle, Model};
+use sudoku_machine::datamodel::Grid;
+use sudoku_machine::game::Phase;
 use sudoku_machine::puzzle::{to_line, to_qt_data, Puzzle};
 
 use crate::library::Library;
 use crate::open::chooser_available;
 use crate::os_message::OsMessage;
+use crate::show::phase_name;
 use crate::{AppWindow, Game};
 
 /// Why a puzzle was not written. Its `Display` text is what the window shows.
@@ -84,19 +87,23 @@ pub fn suggested_path(puzzle: &Puzzle) -> String {
     format!("~/{}.txt", if stem.is_empty() { "puzzle" } else { stem })
 }
 
-/// Writes `puzzle` to `path` (trimmed, a leading `~/` for the home folder). The file is
-/// written beside its final name and then renamed, so a failure leaves no half-written
-/// file. An existing file is replaced only when `replace` is true.
+/// Writes `puzzle` to `path` (trimmed, a leading `~/` for the home folder). A new or replaced
+/// file is written beside its final name and then renamed, so a failure leaves no
+/// half-written file; a replaced file keeps its permissions, and a symbolic link is written
+/// through (the file it names is replaced, the link stays). An existing file or link is
+/// replaced only when `replace` is true. Returns the path written.
 ///
 /// # Errors
 ///
 /// [`SaveError::NoPath`] for an empty path, [`SaveError::Exists`] when the file exists and
-/// `replace` is false, [`SaveError::Write`] when it cannot be written.
+/// `replace` is false, [`SaveError::Write`] when it cannot be written (a folder, a folder
+/// that does not exist, no permission).
 pub fn write_puzzle_file(
     puzzle: &Puzzle,
     path: impl AsRef<Path>,
     replace: bool,
 ) -> Result<PathBuf, SaveError> {
+    use std::io::{Error, ErrorKind};
     let path = crate::open::expand_home(path.as_ref());
     if path.as_os_str().is_empty() {
         return Err(SaveError::NoPath);
@@ -106,36 +113,86 @@ pub fn write_puzzle_file(
         source,
     };
     if path.is_dir() {
-        return Err(failed(std::io::Error::new(
-            std::io::ErrorKind::IsADirectory,
+        return Err(failed(Error::new(
+            ErrorKind::IsADirectory,
             "it is a folder",
         )));
     }
-    if !replace && path.exists() {
+    let link = path.symlink_metadata().ok();
+    if link.is_some() && !replace {
         return Err(SaveError::Exists(path));
     }
-    let mut partial = path.clone().into_os_string();
+    let text = puzzle_text(puzzle, &path);
+    // Through a link to a file: that file is the one replaced.
+    let target = match &link {
+        Some(meta) if meta.file_type().is_symlink() => match std::fs::canonicalize(&path) {
+            Ok(target) => target,
+            // A link to nothing: writing through it creates the file it names.
+            Err(_) => {
+                return std::fs::write(&path, text)
+                    .map(|()| path.clone())
+                    .map_err(failed)
+            }
+        },
+        _ => path.clone(),
+    };
+    let folder = match target.parent() {
+        Some(f) if f.as_os_str().is_empty() => Path::new("."),
+        Some(f) => f,
+        None => Path::new("/"),
+    };
+    if !folder.is_dir() {
+        return Err(failed(Error::new(
+            ErrorKind::NotFound,
+            format!("the folder {} does not exist", folder.display()),
+        )));
+    }
+    let mut partial = target.clone().into_os_string();
     partial.push(".partial");
     let partial = PathBuf::from(partial);
-    std::fs::write(&partial, puzzle_text(puzzle, &path)).map_err(failed)?;
-    std::fs::rename(&partial, &path).map_err(|e| {
+    std::fs::write(&partial, text).map_err(failed)?;
+    let kept = std::fs::metadata(&target)
+        .map(|meta| std::fs::set_permissions(&partial, meta.permissions()));
+    let renamed = match kept {
+        Ok(Err(e)) => Err(e),
+        _ => std::fs::rename(&partial, &target),
+    };
+    renamed.map_err(|e| {
         let _ = std::fs::remove_file(&partial);
         failed(e)
     })?;
     Ok(path)
 }
 
-/// Binds the "Save the puzzle" dialog's callbacks: the puzzle saved is the chooser's current
-/// one. A typed path that names an existing file is refused once and written when the player
+/// The puzzle Save writes: in edit mode the givens typed so far (the cells the view marks as
+/// givens), else the chooser's current puzzle.
+fn shown_puzzle(game: &Game, library: &Library) -> Option<Puzzle> {
+    let phase = game.get_phase();
+    if phase == phase_name(Phase::Editing) || phase == phase_name(Phase::Reviewed) {
+        let mut givens = Grid::default();
+        for (i, cell) in game.get_cells().iter().enumerate().take(81) {
+            if cell.given {
+                givens.0[i / 9][i % 9] = u8::try_from(cell.value).unwrap_or(0);
+            }
+        }
+        return Some(Puzzle {
+            name: "My puzzle".into(),
+            givens,
+            level: None,
+        });
+    }
+    usize::try_from(game.get_current_puzzle())
+        .ok()
+        .and_then(|i| library.get(i))
+}
+
+/// Binds the "Save the puzzle" dialog's callbacks: the puzzle saved is the one on the board
+/// ([`shown_puzzle`]). A typed path that names an existing file is refused once and written when the player
 /// presses Save again on the same path; a path from the desktop's chooser (which asks about
 /// replacing by itself) is written at once.
 pub(crate) fn bind(window: &AppWindow, library: &Library) {
     let game = window.global::<Game>();
-    let current = |game: &Game, library: &Library| {
-        usize::try_from(game.get_current_puzzle())
-            .ok()
-            .and_then(|i| library.get(i))
-    };
+    let current = shown_puzzle;
     // The existing file the player was warned about, replaced if Save is pressed again.
     let warned: Rc<RefCell<Option<PathBuf>>> = Rc::default();
     let (w, lib, warn) = (window.as_weak(), library.clone(), warned.clone());
@@ -146,6 +203,10 @@ pub(crate) fn bind(window: &AppWindow, library: &Library) {
             game.set_save_error("no puzzle is being played".into());
             return;
         };
+        if puzzle.givens.0.iter().flatten().all(|&d| d == 0) {
+            game.set_save_error("the grid has no givens yet: type some first".into());
+            return;
+        }
         let again = warn.borrow().as_deref() == Some(&*crate::open::expand_home(Path::new(path)));
         match write_puzzle_file(&puzzle, path, replace || again) {
             Ok(_) => {
@@ -258,11 +319,55 @@ mod tests {
             format!("cannot write {}: it is a folder", dir.display())
         );
         let missing = write_puzzle_file(&puzzle(), dir.join("no/such/p.txt"), false).unwrap_err();
-        assert!(!missing.to_string().contains("os error"), "{missing}");
+        assert_eq!(
+            missing.to_string(),
+            format!(
+                "cannot write {}: the folder {} does not exist",
+                dir.join("no/such/p.txt").display(),
+                dir.join("no/such").display()
+            )
+        );
         assert!(matches!(
             write_puzzle_file(&puzzle(), " ", false),
             Err(SaveError::NoPath)
         ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_asked_about_and_written_through_and_permissions_kept() {
+        use std::os::unix::fs::{symlink, PermissionsExt};
+        let dir = std::env::temp_dir().join(format!("sudoku-export-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // A link to nothing exists too: asked about, then the file it names is made.
+        let dangling = dir.join("dangling.txt");
+        symlink(dir.join("made.txt"), &dangling).unwrap();
+        assert!(matches!(
+            write_puzzle_file(&puzzle(), &dangling, false),
+            Err(SaveError::Exists(_))
+        ));
+        write_puzzle_file(&puzzle(), &dangling, true).unwrap();
+        assert!(dangling
+            .symlink_metadata()
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert!(std::fs::read_to_string(dir.join("made.txt"))
+            .unwrap()
+            .contains(LINE));
+        // A link to a file: the file is replaced (keeping its mode), the link stays.
+        let file = dir.join("file.txt");
+        std::fs::write(&file, "old").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let link = dir.join("link.txt");
+        symlink(&file, &link).unwrap();
+        write_puzzle_file(&puzzle(), &link, true).unwrap();
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        assert!(std::fs::read_to_string(&file).unwrap().contains(LINE));
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -130,8 +130,9 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 /// huge file is refused instead of filling the memory.
 fn read_small(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::{Error, ErrorKind, Read};
-    let file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
+    // Asked before opening: opening a named pipe waits for a writer, which would freeze the
+    // window.
+    let meta = std::fs::metadata(path)?;
     if meta.is_dir() {
         return Err(Error::new(ErrorKind::IsADirectory, "it is a folder"));
     }
@@ -141,6 +142,7 @@ fn read_small(path: &Path) -> std::io::Result<Vec<u8>> {
             "it is not a regular file",
         ));
     }
+    let file = std::fs::File::open(path)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
@@ -179,4 +181,29 @@ pub(crate) fn expand_home(path: &Path) -> PathBuf {
         }
     }
     PathBuf::from(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A named pipe is refused without being opened: opening one waits for a writer, and the
+    /// window would wait with it.
+    #[cfg(unix)]
+    #[test]
+    fn a_named_pipe_is_refused_at_once() {
+        let fifo = std::env::temp_dir().join(format!("sudoku-open-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("no mkfifo here: skipped");
+            return;
+        }
+        let error = read_puzzle_file(&fifo).unwrap_err();
+        assert!(
+            error.to_string().ends_with("it is not a regular file"),
+            "{error}"
+        );
+        std::fs::remove_file(&fifo).unwrap();
+    }
 }

@@ -44,6 +44,31 @@ fn line(grid: &sudoku_machine::datamodel::Grid) -> String {
         .collect()
 }
 
+/// Save puzzle… in edit mode writes the givens typed so far, and refuses an empty grid.
+#[test]
+fn the_puzzle_being_typed_can_be_saved() {
+    let h = start();
+    h.press("Enter puzzle");
+    let path = std::env::temp_dir().join(format!("sudoku-ui-{}-typed.txt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    h.game().invoke_save_file(path.to_str().unwrap().into());
+    assert_eq!(
+        h.game().get_save_error(),
+        "the grid has no givens yet: type some first"
+    );
+    h.click(0, 0);
+    h.key("5");
+    h.click(4, 4);
+    h.key("7");
+    h.game().invoke_save_file(path.to_str().unwrap().into());
+    assert_eq!(h.game().get_save_error(), "");
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let line = format!("5{}7{}", ".".repeat(39), ".".repeat(40));
+    assert_eq!(saved, format!("# My puzzle\n{line}\n"));
+    assert_eq!(h.status(), "Edit mode: type the givens", "still typing");
+    std::fs::remove_file(path).unwrap();
+}
+
 #[test]
 fn a_typed_puzzle_gets_each_verdict_in_the_window_then_is_solved_and_played() {
     let dir = save_dir("edit");
