@@ -15,10 +15,11 @@
 //! | `pending` | [`Pending`] | what waits for the player's confirmation |
 //! | `screen` | [`Screen`] | what the window was last sent (not saved) |
 //!
-//! [`view()`] turns them into what the window shows, [`Screen::update`] into what changed of
+//! [`view()`] turns them into what the window shows, [`Screen::show`] into what changed of
 //! it since the last `updateGUI` ([`ViewUpdate`]); [`check()`] tells a saved game from a
 //! forged or damaged one.
 
+pub mod board;
 pub mod check;
 pub mod draft;
 pub mod hints;
@@ -30,6 +31,7 @@ pub mod search;
 pub mod settings;
 pub mod view;
 
+pub use board::Board;
 pub use check::check;
 pub use draft::{Draft, Verdict};
 pub use hints::{hint, ShownHint};

@@ -4,7 +4,8 @@
 //! sends that cell (and the cells whose marks it changed), not 81 cells and every text.
 //!
 //! The chart keeps a [`Screen`] (`<data id="screen">`); its `updateGUI` asks it for the
-//! update from the view it just built ([`Screen::update`]). A window keeps a [`View`] and
+//! update from its data items ([`Screen::show`], which builds only the cells whose inputs
+//! changed; [`Screen::update`] takes a whole view). A window keeps a [`View`] and
 //! applies each update to it ([`ViewUpdate::apply`]): the result is the view the machine
 //! built, exactly (the tests of the game and of the window check this after every event).
 
@@ -12,22 +13,159 @@ use std::cell::RefCell;
 
 use serde::{Deserialize, Serialize};
 
-use super::view::{CellView, Panel, View};
+use super::board::Board;
+use super::draft::Draft;
+use super::info::PuzzleInfo;
+use super::play::Play;
+use super::search::Search;
+use super::settings::{Pending, Settings};
+use super::view::{self, CellView, Panel, Showing, View, Where};
 use crate::datamodel::Grid;
 
 /// More changed cells than this and the update carries the whole view: a list of changes
 /// would be as long as the board.
 pub const FULL_ABOVE: usize = 40;
 
-/// One changed cell of a [`ViewUpdate`]. Its JSON is the cell's with `at` added:
-/// `{"at": 0, "value": 3, "editable": true}`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// One changed cell of a [`ViewUpdate`].
+///
+/// Its JSON is a short array of numbers, `[at, value, flags, notes, struck, hint, flash]`,
+/// without its trailing zeros after `value` (the digit, `0` for none): a tapped cell of a
+/// running game is `[0, 3, 2]`, an empty one `[0, 0, 2]`. `flags` holds the cell's
+/// flags as bits: `1` given, `2` editable, `4` error, `8` selected, `16` related, `32` same,
+/// `64` guessed; `notes` and `struck` are the pencil marks' masks (digit `d` = bit `d - 1`),
+/// `hint` and `flash` as in [`CellView`]. Every number fits JavaScript's 32-bit bit
+/// operations (`flags & 2`). The object form of earlier versions,
+/// `{"at": 0, "value": 3, "editable": true}` (a [`CellView`]'s JSON with `at`), is still
+/// read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CellChange {
     /// The cell's index, row by row: `row * 9 + column` (`0..81`).
     pub at: u8,
     /// What it shows now.
-    #[serde(flatten)]
     pub cell: CellView,
+}
+
+/// The bits of a [`CellChange`]'s `flags`, in order: given, editable, error, selected,
+/// related, same, guessed.
+const FLAGS: usize = 7;
+
+impl CellChange {
+    /// Its JSON's numbers, all seven.
+    fn numbers(&self) -> [u16; 7] {
+        let c = &self.cell;
+        let flags = [
+            c.given, c.editable, c.error, c.selected, c.related, c.same, c.guessed,
+        ]
+        .iter()
+        .enumerate()
+        .fold(0u16, |bits, (i, &on)| bits | u16::from(on) << i);
+        [
+            u16::from(self.at),
+            u16::from(c.value),
+            flags,
+            c.notes,
+            c.struck,
+            u16::from(c.hint),
+            u16::from(c.flash),
+        ]
+    }
+
+    /// The change its JSON's numbers describe (missing ones are `0`); `None` when one is out
+    /// of range (`at` past 80, a digit past 9, an unknown flag, a mask past 9 bits).
+    fn of_numbers(n: [u64; 7]) -> Option<CellChange> {
+        let small = |v: u64, max: u64| (v <= max).then_some(v as u8);
+        let mask = |v: u64| (v < 1 << 9).then_some(v as u16);
+        let flags = small(n[2], (1 << FLAGS) - 1)?;
+        let flag = |i: u32| flags & (1 << i) != 0;
+        Some(CellChange {
+            at: small(n[0], 80)?,
+            cell: CellView {
+                value: small(n[1], 9)?,
+                given: flag(0),
+                editable: flag(1),
+                error: flag(2),
+                selected: flag(3),
+                related: flag(4),
+                same: flag(5),
+                guessed: flag(6),
+                notes: mask(n[3])?,
+                struck: mask(n[4])?,
+                hint: small(n[5], 2)?,
+                flash: small(n[6], 5)?,
+            },
+        })
+    }
+}
+
+impl Serialize for CellChange {
+    /// `[at, value, flags, ...]` without trailing zeros after `value`.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let numbers = self.numbers();
+        let len = 2 + numbers[2..]
+            .iter()
+            .rposition(|&n| n != 0)
+            .map_or(0, |i| i + 1);
+        let mut seq = serializer.serialize_seq(Some(len))?;
+        for n in &numbers[..len] {
+            seq.serialize_element(n)?;
+        }
+        seq.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for CellChange {
+    /// The array form (see [`CellChange`]), or the object form of earlier versions.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<CellChange, D::Error> {
+        struct Numbers;
+        impl<'de> serde::de::Visitor<'de> for Numbers {
+            type Value = CellChange;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a changed cell: [at, value, flags, notes, struck, hint, flash]")
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<CellChange, A::Error> {
+                let mut n = [0u64; 7];
+                let mut len = 0;
+                while let Some(v) = seq.next_element::<u64>()? {
+                    if len == n.len() {
+                        return Err(serde::de::Error::invalid_length(len + 1, &self));
+                    }
+                    n[len] = v;
+                    len += 1;
+                }
+                if len < 2 {
+                    return Err(serde::de::Error::invalid_length(len, &self));
+                }
+                CellChange::of_numbers(n).ok_or_else(|| {
+                    serde::de::Error::invalid_value(serde::de::Unexpected::Seq, &self)
+                })
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<CellChange, A::Error> {
+                /// The object form: a cell's JSON with `at`.
+                #[derive(Deserialize)]
+                struct Object {
+                    at: u8,
+                    #[serde(flatten)]
+                    cell: CellView,
+                }
+                let o = Object::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(CellChange {
+                    at: o.at,
+                    cell: o.cell,
+                })
+            }
+        }
+        deserializer.deserialize_any(Numbers)
+    }
 }
 
 /// `updateGUI`'s `view`: what changed on screen since the last `updateGUI` or `view`.
@@ -35,8 +173,8 @@ pub struct CellChange {
 /// A full update (`full`) replaces the screen: `cells` holds all 81 cells in order and
 /// `panel` is there. Otherwise `cells` lists the cells that changed (in order, each with its
 /// index) and `panel` is there only when something of the panel changed. JSON leaves out
-/// `full` when false and `panel` when absent: a tap is
-/// `{"cells": [{"at": 0, "value": 3, "editable": true}]}`.
+/// `full` when false and `panel` when absent: a tap is `{"cells": [[0, 3, 2]]}` (cell 0
+/// shows a 3 and is editable, see [`CellChange`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ViewUpdate {
@@ -107,6 +245,9 @@ struct Shown {
     givens: Grid,
     /// Whether the last update was full.
     full: bool,
+    /// The game's board the cells of `view` were built from, when they were built from one
+    /// by [`Screen::show`] (the view's cells are then exactly `board.cells()`).
+    board: Option<Board>,
 }
 
 impl Screen {
@@ -115,28 +256,100 @@ impl Screen {
     /// the givens or the phase changed, or more than [`FULL_ABOVE`] cells changed.
     pub fn update(&self, view: View, givens: &Grid) -> ViewUpdate {
         let mut shown = self.shown.borrow_mut();
-        let update = match &shown.view {
-            Some(old)
-                if shown.givens == *givens
-                    && old.phase == view.phase
-                    && old.cells.len() == view.cells.len() =>
-            {
-                let cells = changes(&view, Some(old));
-                if cells.len() > FULL_ABOVE {
-                    ViewUpdate::full(&view)
-                } else {
-                    ViewUpdate {
-                        full: false,
-                        cells,
-                        panel: (old.panel != view.panel).then(|| Box::new(view.panel.clone())),
-                    }
-                }
+        shown.board = None;
+        record(&mut shown, view, givens)
+    }
+
+    /// The update that takes the window from the last view sent to the view of the chart's
+    /// data items (`is_in` is the chart's `In()`), as [`Screen::update`] of [`view()`] would
+    /// give it (the same update, and the same view recorded), but cheaper when a game's board
+    /// is on screen: only the cells whose inputs changed since the last update are built
+    /// ([`Board::changed_since`]: a tap builds its cell and the houses whose doubled digits
+    /// it changed), and compared with what the window shows, instead of building all 81.
+    ///
+    /// [`view()`]: super::view()
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one argument per data item of the chart, as `view()` takes them"
+    )]
+    pub fn show(
+        &self,
+        givens: &Grid,
+        puzzle: &PuzzleInfo,
+        play: &Play,
+        settings: &Settings,
+        pending: &Pending,
+        draft: &Draft,
+        search: &Search,
+        is_in: impl Fn(&str) -> bool,
+    ) -> ViewUpdate {
+        let at = Where::of(play, pending, is_in);
+        let panel = view::panel(givens, puzzle, play, settings, pending, draft, search, at);
+        let mut shown = self.shown.borrow_mut();
+        let Showing::Game { running, revealed } = at.board else {
+            shown.board = None;
+            let cells = view::cells(at.board, givens, puzzle, play, settings, draft, search);
+            return record(&mut shown, View { cells, panel }, givens);
+        };
+        let board = Board::of(
+            givens,
+            puzzle,
+            play,
+            settings,
+            running,
+            revealed,
+            shown.board.as_ref(),
+        );
+        let shown = &mut *shown;
+        let dirty = match (&shown.view, &shown.board) {
+            (Some(old), Some(old_board)) if shown.givens == *givens && old.phase == at.phase => {
+                board.changed_since(old_board)
             }
-            _ => ViewUpdate::full(&view),
+            _ => None,
+        };
+        let (Some(dirty), Some(old)) = (dirty, shown.view.as_mut()) else {
+            let update = record(
+                shown,
+                View {
+                    cells: board.cells(),
+                    panel,
+                },
+                givens,
+            );
+            shown.board = Some(board);
+            return update;
+        };
+        let mut cells = Vec::new();
+        let mut rest = dirty;
+        while rest != 0 {
+            let at = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let cell = board.cell(at / 9, at % 9);
+            if old.cells[at] != cell {
+                old.cells[at] = cell;
+                cells.push(CellChange { at: at as u8, cell });
+            }
+        }
+        debug_assert_eq!(
+            old.cells,
+            board.cells(),
+            "the cells left out did not change"
+        );
+        let panel_changed = old.panel != panel;
+        if panel_changed {
+            old.panel = panel;
+        }
+        let update = if cells.len() > FULL_ABOVE {
+            ViewUpdate::full(old)
+        } else {
+            ViewUpdate {
+                full: false,
+                cells,
+                panel: panel_changed.then(|| Box::new(old.panel.clone())),
+            }
         };
         shown.full = update.full;
-        shown.givens = *givens;
-        shown.view = Some(view);
+        shown.board = Some(board);
         update
     }
 
@@ -179,6 +392,34 @@ impl<'de> Deserialize<'de> for Screen {
         serde::de::IgnoredAny::deserialize(deserializer)?;
         Ok(Screen::default())
     }
+}
+
+/// The update from what `shown` holds to `view` (the givens are `givens`), and `view`
+/// recorded as sent (see [`Screen::update`]).
+fn record(shown: &mut Shown, view: View, givens: &Grid) -> ViewUpdate {
+    let update = match &shown.view {
+        Some(old)
+            if shown.givens == *givens
+                && old.phase == view.phase
+                && old.cells.len() == view.cells.len() =>
+        {
+            let cells = changes(&view, Some(old));
+            if cells.len() > FULL_ABOVE {
+                ViewUpdate::full(&view)
+            } else {
+                ViewUpdate {
+                    full: false,
+                    cells,
+                    panel: (old.panel != view.panel).then(|| Box::new(view.panel.clone())),
+                }
+            }
+        }
+        _ => ViewUpdate::full(&view),
+    };
+    shown.full = update.full;
+    shown.givens = *givens;
+    shown.view = Some(view);
+    update
 }
 
 /// The cells of `view` that differ from `old` (all of them without `old`), with their
@@ -283,16 +524,51 @@ mod tests {
             panel: None,
         };
         let json = serde_json::to_value(&update).unwrap();
+        assert_eq!(json, serde_json::json!({"cells": [[4, 3, 2]]}));
+        let object = serde_json::json!({"cells": [{"at": 4, "value": 3, "editable": true}]});
         assert_eq!(
-            json,
-            serde_json::json!({"cells": [{"at": 4, "value": 3, "editable": true}]})
+            serde_json::from_value::<ViewUpdate>(object).unwrap(),
+            update
         );
         assert_eq!(serde_json::from_value::<ViewUpdate>(json).unwrap(), update);
         cell.notes = 0b101;
-        let back: CellChange =
-            serde_json::from_value(serde_json::to_value(CellChange { at: 80, cell }).unwrap())
-                .unwrap();
+        cell.hint = 1;
+        let json = serde_json::to_value(CellChange { at: 80, cell }).unwrap();
+        assert_eq!(json, serde_json::json!([80, 3, 2, 5, 0, 1]));
+        let back: CellChange = serde_json::from_value(json).unwrap();
         assert_eq!((back.at, back.cell), (80, cell));
+        let every = CellView {
+            notes: 0x1ff,
+            struck: 1,
+            value: 9,
+            given: true,
+            editable: true,
+            error: true,
+            selected: true,
+            related: true,
+            same: true,
+            hint: 2,
+            flash: 5,
+            guessed: true,
+        };
+        let json = serde_json::to_value(CellChange { at: 7, cell: every }).unwrap();
+        assert_eq!(json, serde_json::json!([7, 9, 127, 511, 1, 2, 5]));
+        assert_eq!(
+            serde_json::from_value::<CellChange>(json).unwrap().cell,
+            every
+        );
+        for bad in [
+            serde_json::json!([81, 0]),
+            serde_json::json!([0, 10]),
+            serde_json::json!([0]),
+            serde_json::json!([0, 0, 128]),
+            serde_json::json!([0, 0, 0, 0, 0, 0, 0, 0]),
+        ] {
+            assert!(
+                serde_json::from_value::<CellChange>(bad.clone()).is_err(),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
+use super::board::{Board, Clashes};
 use super::draft::{Draft, Verdict};
 use super::info::{self, PuzzleInfo};
 use super::play::Play;
@@ -318,45 +319,6 @@ fn wrong(givens: &Grid, solution: Option<&Grid>, r: usize, c: usize, v: u8) -> b
     solution.is_some_and(|s| v != 0 && givens.0[r][c] == 0 && s.0[r][c] != v)
 }
 
-/// The digits that occur twice or more in each row, column and box of a grid: a cell's digit
-/// shares a house with a peer exactly when it is doubled in one of its three houses.
-struct Clashes {
-    rows: [u16; 9],
-    cols: [u16; 9],
-    boxes: [u16; 9],
-}
-
-impl Clashes {
-    /// One pass over the grid: per house the digits seen once, and those seen again.
-    fn of(values: &Grid) -> Clashes {
-        let (mut row_seen, mut col_seen, mut box_seen) = ([0u16; 9], [0u16; 9], [0u16; 9]);
-        let mut twice = Clashes {
-            rows: [0; 9],
-            cols: [0; 9],
-            boxes: [0; 9],
-        };
-        for (r, row) in values.0.iter().enumerate() {
-            for (c, &v) in row.iter().enumerate() {
-                let bit = (1u16 << v) & !1;
-                let b = r / 3 * 3 + c / 3;
-                twice.rows[r] |= row_seen[r] & bit;
-                row_seen[r] |= bit;
-                twice.cols[c] |= col_seen[c] & bit;
-                col_seen[c] |= bit;
-                twice.boxes[b] |= box_seen[b] & bit;
-                box_seen[b] |= bit;
-            }
-        }
-        twice
-    }
-
-    /// Whether digit `v` (`0`: none) at row `r`, column `c` clashes with a peer.
-    fn at(&self, r: usize, c: usize, v: u8) -> bool {
-        let bit = (1u16 << v) & !1;
-        (self.rows[r] | self.cols[c] | self.boxes[r / 3 * 3 + c / 3]) & bit != 0
-    }
-}
-
 /// Builds the view from the chart's data items; `is_in` is the chart's `In()`.
 #[allow(
     clippy::too_many_arguments,
@@ -372,53 +334,89 @@ pub fn view(
     search: &Search,
     is_in: impl Fn(&str) -> bool,
 ) -> View {
-    let phase = Phase::of(&is_in);
-    // Paused or behind a question, notes mode is the one the game will resume in.
-    let pencil = if is_in("running") {
-        is_in("pencil")
-    } else {
-        play.notes_mode && (is_in("playing") || (is_in("confirming") && pending.interrupts_game()))
-    };
-    let hidden = phase.hides_board();
-    // Asking whether to leave edit mode: the board still shows the puzzle being typed.
-    let leaving_edit = phase == Phase::Confirming && pending.is_leave_edit();
-    let cells = match phase {
-        Phase::Editing | Phase::Reviewed => draft_cells(draft, phase == Phase::Editing),
-        _ if leaving_edit => draft_cells(draft, false),
-        Phase::Searching => search_cells(search),
-        _ if hidden => vec![CellView::default(); 81],
-        _ => game_cells(
-            givens,
-            puzzle,
-            play,
-            settings,
-            phase == Phase::Running,
-            phase == Phase::Revealed,
-        ),
-    };
-    let panel = panel(
-        givens,
-        puzzle,
-        play,
-        settings,
-        pending,
-        draft,
-        search,
+    let at = Where::of(play, pending, is_in);
+    View {
+        cells: cells(at.board, givens, puzzle, play, settings, draft, search),
+        panel: panel(givens, puzzle, play, settings, pending, draft, search, at),
+    }
+}
+
+/// The 81 cells of the board as `showing` says.
+pub(super) fn cells(
+    showing: Showing,
+    givens: &Grid,
+    puzzle: &PuzzleInfo,
+    play: &Play,
+    settings: &Settings,
+    draft: &Draft,
+    search: &Search,
+) -> Vec<CellView> {
+    match showing {
+        Showing::Draft { typing } => draft_cells(draft, typing),
+        Showing::Search => search_cells(search),
+        Showing::Hidden => vec![CellView::default(); 81],
+        Showing::Game { running, revealed } => {
+            Board::of(givens, puzzle, play, settings, running, revealed, None).cells()
+        }
+    }
+}
+
+/// What the board shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Showing {
+    /// The puzzle being typed in edit mode (`typing`: it takes input).
+    Draft { typing: bool },
+    /// The animated search's board.
+    Search,
+    /// Nothing: the board is hidden (paused, or the window is).
+    Hidden,
+    /// The game's [`Board`].
+    Game { running: bool, revealed: bool },
+}
+
+/// What of the configuration the view depends on.
+#[derive(Clone, Copy)]
+pub(super) struct Where {
+    pub(super) phase: Phase,
+    pencil: bool,
+    search_paused: bool,
+    /// What the board shows.
+    pub(super) board: Showing,
+}
+
+impl Where {
+    /// The configuration's part in the view, given the chart's `In()`, the attempt (its
+    /// notes mode) and what waits for confirmation.
+    pub(super) fn of(play: &Play, pending: &Pending, is_in: impl Fn(&str) -> bool) -> Where {
+        let phase = Phase::of(&is_in);
+        // Paused or behind a question, notes mode is the one the game will resume in.
+        let pencil = if phase == Phase::Running {
+            is_in("pencil")
+        } else {
+            play.notes_mode
+                && (is_in("playing") || (phase == Phase::Confirming && pending.interrupts_game()))
+        };
+        // Asking whether to leave edit mode: the board still shows the puzzle being typed.
+        let leaving_edit = phase == Phase::Confirming && pending.is_leave_edit();
+        let board = match phase {
+            Phase::Editing | Phase::Reviewed => Showing::Draft {
+                typing: phase == Phase::Editing,
+            },
+            _ if leaving_edit => Showing::Draft { typing: false },
+            Phase::Searching => Showing::Search,
+            _ if phase.hides_board() => Showing::Hidden,
+            _ => Showing::Game {
+                running: phase == Phase::Running,
+                revealed: phase == Phase::Revealed,
+            },
+        };
         Where {
             phase,
             pencil,
             search_paused: phase == Phase::Searching && is_in("search_paused"),
-        },
-    );
-    View { cells, panel }
-}
-
-/// What of the configuration the panel depends on.
-#[derive(Clone, Copy)]
-struct Where {
-    phase: Phase,
-    pencil: bool,
-    search_paused: bool,
+            board,
+        }
+    }
 }
 
 /// The panel: everything but the cells.
@@ -426,7 +424,7 @@ struct Where {
     clippy::too_many_arguments,
     reason = "the chart's data items, as `view` receives them"
 )]
-fn panel(
+pub(super) fn panel(
     givens: &Grid,
     puzzle: &PuzzleInfo,
     play: &Play,
@@ -440,6 +438,7 @@ fn panel(
         phase,
         pencil,
         search_paused,
+        ..
     } = at;
     let running = phase == Phase::Running;
     let hidden = phase.hides_board();
@@ -585,81 +584,6 @@ fn panel(
         settings: *settings,
         search: search_view,
     }
-}
-
-/// The board of a game: the grid, notes, mistakes, selection and hint.
-fn game_cells(
-    givens: &Grid,
-    puzzle: &PuzzleInfo,
-    play: &Play,
-    settings: &Settings,
-    running: bool,
-    revealed: bool,
-) -> Vec<CellView> {
-    // After Show answer, the digits it filled in are set apart from the player's.
-    let mut answered = [false; 81];
-    if let Some(mv) = play.history.undo.last() {
-        if revealed && mv.kind == super::history::MoveKind::Answer {
-            for change in mv
-                .changes
-                .iter()
-                .filter(|c| c.before.value != c.after.value)
-            {
-                answered[change.cell.index()] = true;
-            }
-        }
-    }
-    let clashes = Clashes::of(&play.values);
-    let against = match (settings.check, puzzle.solution.grid()) {
-        (CheckMode::Solution, Some(solution)) => Some(solution),
-        _ => None,
-    };
-    // The selection's row, column, box and digit (none: out of range, nothing matches).
-    let (sel_r, sel_c, sel_b, sel_value) = match play.cursor {
-        Some(s) => (
-            s.row(),
-            s.col(),
-            s.box_index(),
-            play.values.0[s.row()][s.col()],
-        ),
-        None => (9, 9, 9, 0),
-    };
-    // 0: not part of the hint, 1: a cell of its pattern, 2: the cell it is about.
-    let mut hint = [0u8; 81];
-    if let Some(shown) = &play.hint {
-        for cell in shown.related() {
-            hint[cell.index()] = 1;
-        }
-        hint[shown.cell().index()] = 2;
-    }
-    let mut cells = Vec::with_capacity(81);
-    for r in 0..9 {
-        let (in_sel_row, box_row) = (r == sel_r, r / 3 * 3);
-        let (row_twice, row_values, row_givens) =
-            (clashes.rows[r], &play.values.0[r], &givens.0[r]);
-        for c in 0..9 {
-            let i = r * 9 + c;
-            let b = box_row + c / 3;
-            let value = row_values[c];
-            let given = row_givens[c] != 0;
-            let selected = in_sel_row && c == sel_c;
-            let doubled = (row_twice | clashes.cols[c] | clashes.boxes[b]) & (1u16 << value) & !1;
-            cells.push(CellView {
-                value,
-                given,
-                notes: if value == 0 { play.notes.0[r][c] } else { 0 },
-                editable: running && !given,
-                error: doubled != 0 || wrong(givens, against, r, c, value),
-                selected,
-                related: !selected && (in_sel_row || c == sel_c || b == sel_b),
-                same: sel_value != 0 && value == sel_value,
-                hint: hint[i],
-                guessed: answered[i],
-                ..CellView::default()
-            });
-        }
-    }
-    cells
 }
 
 /// The board in edit mode: the draft's givens (or its solution after Solve), clashes red.

@@ -5,7 +5,7 @@
 
 use sudoku_machine::datamodel::{is_solved, is_valid_tap, Grid, Position};
 use sudoku_machine::game::{
-    view, Draft, Pending, Play, PuzzleInfo, Screen, Search, Settings, ViewUpdate,
+    Draft, Pending, Play, PuzzleInfo, Screen, Search, Settings, ViewUpdate,
 };
 
 /// The events of the toggle chart, as an enum.
@@ -102,7 +102,7 @@ pub type GuiCallback = Box<dyn FnMut(Option<&Grid>, Option<&Grid>, &ViewUpdate)>
 
 /// The Sudoku chart's `tap` while a game runs in pen mode (`running`/`pen`), by hand: the
 /// same datamodel functions the chart's transitions call (`is_valid_tap`, `Play::tap_at`,
-/// `is_solved`, `view`, `Screen::update`, `Screen::with_full`), in the same order, and a
+/// `is_solved`, `Screen::show`, `Screen::with_full`), in the same order, and a
 /// callback that receives what the chart's `updateGUI` carries.
 pub struct TapTwin {
     /// The puzzle's givens (`initState`).
@@ -169,18 +169,15 @@ impl TapTwin {
 
     /// The chart's `update`: `updateGUI` with what changed of the view.
     pub fn update_gui(&mut self) {
-        let view = self.screen.update(
-            view(
-                &self.init_state,
-                &self.puzzle,
-                &self.play,
-                &self.settings,
-                &self.pending,
-                &self.draft,
-                &self.search,
-                in_running_pen,
-            ),
+        let view = self.screen.show(
             &self.init_state,
+            &self.puzzle,
+            &self.play,
+            &self.settings,
+            &self.pending,
+            &self.draft,
+            &self.search,
+            in_running_pen,
         );
         let current = self.screen.with_full(&self.play.values);
         let givens = self.screen.with_full(&self.init_state);

@@ -9,6 +9,11 @@ use crate::chart::{
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+/// Up to this many states, `In` is a `match` on the chart's state ids
+/// ([`Emitter::in_binding`]); above, a look-up in the runtime's table (a `match` of
+/// thousands of arms in every block that names `In` costs more to compile than it saves).
+const IN_MATCH_STATES: usize = 256;
+
 /// Whether bindings may be mutated (`<script>`) or only read.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Access {
@@ -43,11 +48,37 @@ impl Emitter<'_> {
                 "_ioprocessors" => {
                     quote!(let _ioprocessors: &#rt::serde_json::Value = __ctx.io_processors();)
                 }
-                "In" => quote!(let In = |__id: &str| -> bool { __ctx.is_in_id(__id) };),
+                "In" => self.in_binding(),
                 _ => continue,
             });
         }
         out
+    }
+
+    /// `In`, for code that names it: a closure from a state id to whether that state is
+    /// active. For a chart of at most [`IN_MATCH_STATES`] states it is a `match` on the ids
+    /// (each arm the state's index, resolved here), so `In("paused")` with a literal id
+    /// folds to a look at one bit of the configuration and an id passed on at run time costs
+    /// a string `match`, not a hash; larger charts look the id up in the runtime's table.
+    /// An unknown id, and the root's, are `false` either way.
+    fn in_binding(&self) -> TokenStream {
+        let states = &self.plan.chart.states;
+        if states.len() > IN_MATCH_STATES {
+            return quote!(let In = |__id: &str| -> bool { __ctx.is_in_id(__id) };);
+        }
+        let arms = states.iter().enumerate().skip(1).map(|(i, s)| {
+            let id = &*s.id;
+            let i = num(i);
+            quote!(#id => __ctx.is_in(#i),)
+        });
+        quote!(
+            let In = |__id: &str| -> bool {
+                match __id {
+                    #(#arms)*
+                    _ => false,
+                }
+            };
+        )
     }
 
     /// An expression evaluated with read-only bindings, as a block.

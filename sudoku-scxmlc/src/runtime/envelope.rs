@@ -395,7 +395,9 @@ impl<E: ChartEvent> Envelope<E> {
                 let (origin, origintype) = match &meta.origin {
                     Origin::None => (None, None),
                     Origin::OwnSession => (
-                        Some(format!("#_scxml_{session}")),
+                        // A concatenation, not `format!` (several times dearer): the
+                        // observers' copy of every self-sent event builds it.
+                        Some(["#_scxml_", session].concat()),
                         Some(super::context::SCXML_PROCESSOR.to_owned()),
                     ),
                     Origin::Text(text) => text.as_ref().clone(),

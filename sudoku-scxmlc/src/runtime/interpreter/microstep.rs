@@ -9,8 +9,9 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     /// Appendix D `selectEventlessTransitions` (`eventless`) or `selectTransitions(_event)`,
     /// followed by `removeConflictingTransitions`; the result is left in `scratch.filtered`.
     pub(super) fn select_transitions(&mut self, eventless: bool) {
-        if eventless && !self.has_eventless {
-            // Nothing to select: the chart has no eventless `<transition>`.
+        if eventless && !self.eventless_active() {
+            // Nothing to select: no active state has an eventless `<transition>` (or the
+            // chart has none).
             self.scratch.filtered.clear();
             return;
         }
@@ -49,6 +50,15 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
         self.scratch.atomic = atomic;
         self.remove_conflicting_transitions(&enabled);
         self.scratch.enabled = enabled;
+    }
+
+    /// Whether an active state has an eventless `<transition>` (otherwise
+    /// `selectEventlessTransitions` selects nothing).
+    #[inline]
+    pub(super) fn eventless_active(&self) -> bool {
+        self.eventless_states
+            .iter()
+            .any(|&s| self.ctx.configuration.contains(s))
     }
 
     /// Appendix D `removeConflictingTransitions`: two transitions conflict when their exit

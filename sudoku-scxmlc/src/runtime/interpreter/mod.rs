@@ -93,9 +93,10 @@ pub(crate) struct Interpreter<D: 'static, E: 'static = Untyped> {
     states_to_invoke: StateSet,
     /// The `<donedata>` of the top-level final state that stopped the machine.
     pub(crate) done_data: Value,
-    /// Whether some state has an eventless `<transition>` (otherwise every macrostep skips
-    /// `selectEventlessTransitions`).
-    has_eventless: bool,
+    /// The states with an eventless `<transition>`, in document order:
+    /// `selectEventlessTransitions` finds nothing unless one of them is active, which a look
+    /// at each tells without walking the configuration's transitions.
+    eventless_states: Box<[StateIndex]>,
     /// The last state entered (by a microstep, a precomputed macrostep or a restore): in a
     /// chart without parallel states, whenever it runs, the one active atomic state (entry
     /// order ends with the deepest state entered). [`leaf`](Self::leaf) checks it anyway;
@@ -162,7 +163,9 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
             data_bound: StateSet::with_capacity(n),
             states_to_invoke: StateSet::with_capacity(n),
             done_data: Value::Null,
-            has_eventless: (0..n as StateIndex).any(|s| tables.has_eventless_transition(s)),
+            eventless_states: (0..n as StateIndex)
+                .filter(|&s| tables.has_eventless_transition(s))
+                .collect(),
             leaf_hint: 0,
             recent: Vec::new(),
             recent_count: 0,

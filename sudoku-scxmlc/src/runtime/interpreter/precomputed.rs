@@ -198,8 +198,11 @@ impl<D: 'static, E: ChartEvent> Interpreter<D, E> {
     /// after `microsteps` microsteps; then a stop, if a top-level final state was reached.
     #[inline]
     pub(crate) fn finish_external(&mut self, microsteps: usize) {
-        if self.ctx.internal.is_empty() && !self.has_eventless && self.tables.invokes.is_empty() {
-            // Nothing raised, nothing eventless, nothing to invoke: the macrostep is over
+        if self.ctx.internal.is_empty()
+            && !self.eventless_active()
+            && self.tables.invokes.is_empty()
+        {
+            // Nothing raised, nothing eventless active, nothing to invoke: the macrostep is over
             // (what `settle` would find).
             if !self.running {
                 self.finish_if_stopped();
