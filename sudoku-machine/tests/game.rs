@@ -230,7 +230,8 @@ fn show_answer_ends_the_game_unsolved_and_is_disabled_while_paused() {
     assert!((0..81).all(|i| v.cells[i].value == solution.0[i / 9][i % 9]));
     // The digits the answer filled in are set apart from the givens and the player's.
     let (r, c) = g.empty_cells()[0];
-    assert!(v.cells[r * 9 + c].guessed && !v.cells[3].guessed);
+    let cell = &v.cells[r * 9 + c];
+    assert!(cell.answered && !cell.guessed && !v.cells[3].answered);
     assert_eq!(g.machine.next_deadline(), None, "the clock stopped");
     // Start plays it again, without asking (the game was over).
     g.send(events::START, json!(null));

@@ -55,6 +55,7 @@ fn cell_data(cell: &CellView) -> CellData {
         flash: i32::from(cell.flash),
         struck: i32::from(cell.struck),
         guessed: cell.guessed,
+        answered: cell.answered,
     }
 }
 

@@ -141,7 +141,7 @@ impl Board {
             related: !selected && (r == sel_r || c == sel_c || b == sel_b),
             same: sel_value != 0 && value == sel_value,
             hint: self.hint[r][c],
-            guessed: self.answered[r][c],
+            answered: self.answered[r][c],
             ..CellView::default()
         }
     }

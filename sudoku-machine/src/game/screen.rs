@@ -32,7 +32,8 @@ pub const FULL_ABOVE: usize = 40;
 /// without its trailing zeros after `value` (the digit, `0` for none): a tapped cell of a
 /// running game is `[0, 3, 2]`, an empty one `[0, 0, 2]`. `flags` holds the cell's
 /// flags as bits: `1` given, `2` editable, `4` error, `8` selected, `16` related, `32` same,
-/// `64` guessed; `notes` and `struck` are the pencil marks' masks (digit `d` = bit `d - 1`),
+/// `64` guessed, `128` answered; `notes` and `struck` are the pencil marks' masks (digit
+/// `d` = bit `d - 1`),
 /// `hint` and `flash` as in [`CellView`]. Every number fits JavaScript's 32-bit bit
 /// operations (`flags & 2`). The object form of earlier versions,
 /// `{"at": 0, "value": 3, "editable": true}` (a [`CellView`]'s JSON with `at`), is still
@@ -46,15 +47,15 @@ pub struct CellChange {
 }
 
 /// The bits of a [`CellChange`]'s `flags`, in order: given, editable, error, selected,
-/// related, same, guessed.
-const FLAGS: usize = 7;
+/// related, same, guessed, answered.
+const FLAGS: usize = 8;
 
 impl CellChange {
     /// Its JSON's numbers, all seven.
     fn numbers(&self) -> [u16; 7] {
         let c = &self.cell;
         let flags = [
-            c.given, c.editable, c.error, c.selected, c.related, c.same, c.guessed,
+            c.given, c.editable, c.error, c.selected, c.related, c.same, c.guessed, c.answered,
         ]
         .iter()
         .enumerate()
@@ -88,6 +89,7 @@ impl CellChange {
                 related: flag(4),
                 same: flag(5),
                 guessed: flag(6),
+                answered: flag(7),
                 notes: mask(n[3])?,
                 struck: mask(n[4])?,
                 hint: small(n[5], 2)?,
@@ -550,9 +552,10 @@ mod tests {
             hint: 2,
             flash: 5,
             guessed: true,
+            answered: true,
         };
         let json = serde_json::to_value(CellChange { at: 7, cell: every }).unwrap();
-        assert_eq!(json, serde_json::json!([7, 9, 127, 511, 1, 2, 5]));
+        assert_eq!(json, serde_json::json!([7, 9, 255, 511, 1, 2, 5]));
         assert_eq!(
             serde_json::from_value::<CellChange>(json).unwrap().cell,
             every
@@ -561,7 +564,7 @@ mod tests {
             serde_json::json!([81, 0]),
             serde_json::json!([0, 10]),
             serde_json::json!([0]),
-            serde_json::json!([0, 0, 128]),
+            serde_json::json!([0, 0, 256]),
             serde_json::json!([0, 0, 0, 0, 0, 0, 0, 0]),
         ] {
             assert!(

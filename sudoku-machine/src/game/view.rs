@@ -114,10 +114,12 @@ pub struct CellView {
     /// candidate removed, `4` a backtrack, `5` a dead end (drawn until the next step).
     #[serde(skip_serializing_if = "is_zero")]
     pub flash: u8,
-    /// The digit was filled in by the machine: by the search inside a guess, or by Show
-    /// answer.
+    /// The digit was placed by the animated search inside a guess.
     #[serde(skip_serializing_if = "is_false")]
     pub guessed: bool,
+    /// The digit was filled in by Show answer: the solution's, not the player's.
+    #[serde(skip_serializing_if = "is_false")]
+    pub answered: bool,
 }
 
 /// Whether a number is zero (left out of a cell's JSON).
