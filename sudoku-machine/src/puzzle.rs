@@ -1,12 +1,16 @@
-//! Puzzle files: reading and writing the two text forms of a Sudoku grid.
+//! Puzzle files: reading and writing the text forms of a Sudoku grid.
 //!
 //! - **Qt's `.data` form**, used by the bundled puzzles and Qt's example: 9 lines of 9
 //!   comma-separated digits, `0` for an empty cell, spaces allowed around each digit.
 //! - **The line form** of the public puzzle collections: 81 characters in reading order, a digit
 //!   `1`-`9` for a given and `.` or `0` for an empty cell.
+//! - **The grid form** that people type and books print: 9 lines of 9 cells (a digit, `.` or
+//!   `0`), with any spaces or tabs between cells, `|` between boxes and lines such as
+//!   `------+-------+------` between bands (skipped).
 //!
-//! [`parse`] tells the two apart by the first line that holds anything: a comma means the `.data`
-//! form. In both forms blank lines and lines starting with `#` (comments) are skipped. Errors
+//! [`parse`] tells them apart by the first line that holds anything: a comma means the `.data`
+//! form, more than 9 cells the line form, else the grid form. In all forms blank lines and lines
+//! starting with `#` (comments) are skipped. Errors
 //! carry the 1-based line they were found on, and givens that clash (the same digit twice in a
 //! row, column or box) are rejected, naming the house and both cells. Parsing never panics.
 
@@ -92,6 +96,7 @@ pub fn parse(text: &str) -> Result<Grid, PuzzleError> {
             "no puzzle found: the text has no digits",
         )),
         Some((_, first)) if is_qt_row(first) => parse_qt_data(lines),
+        Some((_, first)) if grid_row_cells(first).count() <= 9 => parse_grid(lines),
         Some(&(number, first)) => parse_line(number, first),
     }
 }
@@ -111,17 +116,7 @@ pub fn parse_lines(text: &str) -> Vec<Result<Grid, PuzzleError>> {
 
 /// The Qt `.data` form, from the already-filtered content lines.
 fn parse_qt_data<'a>(lines: impl Iterator<Item = (usize, &'a str)>) -> Result<Grid, PuzzleError> {
-    let mut grid = Grid::default();
-    let mut row_lines = [0usize; 9];
-    let mut rows = 0;
-    let mut last_line = 1;
-    for (number, line) in lines {
-        if rows == 9 {
-            return Err(PuzzleError::new(
-                number,
-                "expected 9 rows, found a 10th (the puzzle ended on the line before)",
-            ));
-        }
+    parse_rows(lines, |number, line| {
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
         if fields.len() != 9 {
             return Err(PuzzleError::new(
@@ -129,8 +124,9 @@ fn parse_qt_data<'a>(lines: impl Iterator<Item = (usize, &'a str)>) -> Result<Gr
                 format!("expected 9 comma-separated digits, found {}", fields.len()),
             ));
         }
+        let mut row = [0; 9];
         for (column, field) in fields.into_iter().enumerate() {
-            grid.0[rows][column] = match field.as_bytes() {
+            row[column] = match field.as_bytes() {
                 [digit @ b'0'..=b'9'] => digit - b'0',
                 [] => {
                     return Err(PuzzleError::new(
@@ -146,6 +142,71 @@ fn parse_qt_data<'a>(lines: impl Iterator<Item = (usize, &'a str)>) -> Result<Gr
                 }
             };
         }
+        Ok(row)
+    })
+}
+
+/// The characters of a grid-form row that stand for cells: everything but spaces, tabs and the
+/// `|` between boxes.
+fn grid_row_cells(line: &str) -> impl Iterator<Item = char> + '_ {
+    line.chars().filter(|&ch| !ch.is_whitespace() && ch != '|')
+}
+
+/// Whether a content line of the grid form only separates bands (`------+------+------`).
+fn is_band_separator(line: &str) -> bool {
+    grid_row_cells(line).all(|ch| matches!(ch, '-' | '+' | '=' | '_'))
+}
+
+/// The grid form, from the already-filtered content lines: 9 rows of 9 cells.
+fn parse_grid<'a>(lines: impl Iterator<Item = (usize, &'a str)>) -> Result<Grid, PuzzleError> {
+    let rows = lines.filter(|(_, line)| !is_band_separator(line));
+    parse_rows(rows, |number, line| {
+        let mut row = [0; 9];
+        let mut columns = 0;
+        for ch in grid_row_cells(line) {
+            let value = match ch {
+                '.' | '0' => 0,
+                '1'..='9' => ch as u8 - b'0',
+                _ => {
+                    return Err(PuzzleError::new(
+                        number,
+                        format!("`{}` is not a digit or `.`", ch.escape_debug()),
+                    ))
+                }
+            };
+            if let Some(cell) = row.get_mut(columns) {
+                *cell = value;
+            }
+            columns += 1;
+        }
+        if columns != 9 {
+            return Err(PuzzleError::new(
+                number,
+                format!("expected a row of 9 cells (digits, `.` for empty), found {columns}"),
+            ));
+        }
+        Ok(row)
+    })
+}
+
+/// A grid written one row per content line (the `.data` and grid forms): exactly 9 rows, each
+/// read by `read_row(line number, text)`, then the givens checked for clashes.
+fn parse_rows<'a>(
+    lines: impl Iterator<Item = (usize, &'a str)>,
+    read_row: impl Fn(usize, &str) -> Result<[u8; 9], PuzzleError>,
+) -> Result<Grid, PuzzleError> {
+    let mut grid = Grid::default();
+    let mut row_lines = [0usize; 9];
+    let mut rows = 0;
+    let mut last_line = 1;
+    for (number, line) in lines {
+        if rows == 9 {
+            return Err(PuzzleError::new(
+                number,
+                "expected 9 rows, found a 10th (the puzzle ended on the line before)",
+            ));
+        }
+        grid.0[rows] = read_row(number, line)?;
         row_lines[rows] = number;
         rows += 1;
         last_line = number;
@@ -313,6 +374,73 @@ mod tests {
         assert_eq!(a.0[0], [0, 0, 0, 2, 6, 0, 7, 0, 1]);
         assert_eq!(a.0[8], [7, 0, 3, 0, 1, 8, 0, 0, 0]);
         assert_eq!(parse(&QT_SUDOKU_LINE.replace('.', "0")).unwrap(), a);
+    }
+
+    #[test]
+    fn the_grid_form_reads_as_people_type_it() {
+        let want = parse(QT_SUDOKU).unwrap();
+        let rows: Vec<String> = QT_SUDOKU_LINE
+            .as_bytes()
+            .chunks(9)
+            .map(|row| String::from_utf8(row.to_vec()).unwrap())
+            .collect();
+        // Nine plain lines, as a text editor holds them.
+        assert_eq!(parse(&rows.join("\n")), Ok(want));
+        // Tab-separated, zeros for empty cells (a spreadsheet's copy).
+        let tabs: Vec<String> = rows
+            .iter()
+            .map(|row| {
+                let cells: Vec<String> = row.replace('.', "0").chars().map(String::from).collect();
+                cells.join("\t")
+            })
+            .collect();
+        assert_eq!(parse(&tabs.join("\r\n")), Ok(want));
+        // Boxes and bands drawn, as books print them.
+        let drawn = "\
+            . . . | 2 6 . | 7 . 1
+            6 8 . | . 7 . | . 9 .
+            1 9 . | . . 4 | 5 . .
+            ------+-------+------
+            8 2 . | 1 . . | . 4 .
+            . . 4 | 6 . 2 | 9 . .
+            . 5 . | . . 3 | . 2 8
+            ------+-------+------
+            . . 9 | 3 . . | . 7 4
+            . 4 . | . 5 . | . 3 6
+            7 . 3 | . 1 8 | . . .";
+        assert_eq!(parse(drawn), Ok(want));
+    }
+
+    #[test]
+    fn grid_form_errors_name_the_line() {
+        let rows: Vec<&str> = (0..9).map(|r| &QT_SUDOKU_LINE[r * 9..r * 9 + 9]).collect();
+        let short = rows[..8].join("\n");
+        assert_eq!(
+            parse(&short).unwrap_err().to_string(),
+            "line 8: expected 9 rows, found 8 (the text ends here)"
+        );
+        let mut bad = rows.clone();
+        bad[3] = "82.1...4";
+        assert_eq!(
+            parse(&bad.join("\n")).unwrap_err().to_string(),
+            "line 4: expected a row of 9 cells (digits, `.` for empty), found 8"
+        );
+        bad[3] = "82.1x..4.";
+        assert_eq!(
+            parse(&bad.join("\n")).unwrap_err().to_string(),
+            "line 4: `x` is not a digit or `.`"
+        );
+        let mut clash = rows.clone();
+        clash[1] = "68.6.....";
+        let e = parse(&clash.join("\n")).unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+        assert!(e.message.contains("row 2 has the given 6 twice"), "{e}");
+        let mut ten = rows.clone();
+        ten.push(".........");
+        assert!(parse(&ten.join("\n"))
+            .unwrap_err()
+            .to_string()
+            .starts_with("line 10: expected 9 rows, found a 10th"));
     }
 
     #[test]

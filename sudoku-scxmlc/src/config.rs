@@ -199,7 +199,8 @@ impl Config {
         };
         let file = std::fs::File::create(&fresh).map_err(io(&fresh))?;
         let mut writer = std::io::BufWriter::new(file);
-        let generated = match self.generate_to(&path, text, &mut writer) {
+        let features = runtime_from_env();
+        let generated = match self.generate_checked(&path, text, &mut writer, features) {
             Ok(g) => g,
             Err(e) => {
                 drop(writer);
@@ -262,6 +263,18 @@ impl Config {
         text: impl Into<Cow<'t, str>>,
         out: &mut dyn std::io::Write,
     ) -> Result<Written, Error> {
+        self.generate_checked(path, text, out, RuntimeFeatures::default())
+    }
+
+    /// [`Config::generate_to`], refusing a chart that needs a datamodel the runtime
+    /// dependency was built without (`features`, when known: see [`runtime_from_env`]).
+    fn generate_checked<'t>(
+        &self,
+        path: &Path,
+        text: impl Into<Cow<'t, str>>,
+        out: &mut dyn std::io::Write,
+        features: RuntimeFeatures,
+    ) -> Result<Written, Error> {
         let src = SourceFile::new(path, text);
         let fail = |diagnostics| Error::chart(&src, diagnostics);
         let runtime: syn::Path = syn::parse_str(&self.runtime_path).map_err(|_| {
@@ -274,11 +287,29 @@ impl Config {
             )])
         })?;
         let document = parse::parse(src.text()).map_err(fail)?;
+        let ecmascript_at = document
+            .root
+            .attr("datamodel")
+            .filter(|a| a.value == "ecmascript")
+            .map(|a| a.span);
         let (chart, diagnostics) =
             validate::validate(document, &src, path.parent(), &self.invocable, self.names());
         let Some(chart) = chart else {
             return Err(fail(diagnostics));
         };
+        if let (Some(span), Some(false)) = (ecmascript_at, features.ecmascript) {
+            // Generated anyway, the code would fail to build with one error per use of the
+            // missing `runtime::ecmascript` module.
+            return Err(fail(vec![Diagnostic::error(
+                span,
+                "the runtime this chart is built with has no ECMAScript datamodel",
+            )
+            .with_help(
+                "enable the `ecmascript` feature of the sudoku-scxmlc dependency (the runtime) \
+                 in Cargo.toml's [dependencies]: `sudoku-scxmlc = { default-features = false, \
+                 features = [\"ecmascript\"] }`",
+            )]));
+        }
         let mut warnings = render_warnings(&src, &diagnostics, chart.omitted_warnings);
         let included_files = chart.included_files.clone();
         let plan = plan::plan(chart);
@@ -316,6 +347,27 @@ impl Config {
             warnings,
             included_files,
         })
+    }
+}
+
+/// What the runtime dependency of the crate being built was compiled with, when known.
+#[derive(Debug, Clone, Copy, Default)]
+struct RuntimeFeatures {
+    /// Its `ecmascript` feature; `None` when unknown.
+    ecmascript: Option<bool>,
+}
+
+/// The runtime's features as its build script told the build scripts of the crates that
+/// depend on it (`links = "sudoku_scxmlc"`, metadata `ecmascript=0|1`, read as
+/// `DEP_SUDOKU_SCXMLC_ECMASCRIPT`). Unknown when the crate does not depend on
+/// `sudoku-scxmlc` directly (say, it reaches the runtime through a re-export).
+fn runtime_from_env() -> RuntimeFeatures {
+    RuntimeFeatures {
+        ecmascript: match std::env::var("DEP_SUDOKU_SCXMLC_ECMASCRIPT").as_deref() {
+            Ok("1") => Some(true),
+            Ok("0") => Some(false),
+            _ => None,
+        },
     }
 }
 
@@ -563,5 +615,33 @@ impl std::error::Error for Error {
             Error::Io { source, .. } => Some(source),
             _ => None,
         }
+    }
+}
+
+#[cfg(all(test, feature = "ecmascript"))]
+mod tests {
+    use super::*;
+
+    const CHART: &str = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\"\n       datamodel=\"ecmascript\"><state id=\"a\"/></scxml>";
+
+    fn generate(ecmascript: Option<bool>) -> Result<Written, Error> {
+        let runtime = RuntimeFeatures { ecmascript };
+        Config::new().generate_checked(Path::new("web.scxml"), CHART, &mut Vec::new(), runtime)
+    }
+
+    #[test]
+    fn a_runtime_without_ecmascript_is_one_located_error() {
+        let message = generate(Some(false)).unwrap_err().to_string();
+        assert!(
+            message.contains("web.scxml:2:19: error: the runtime this chart is built with has no ECMAScript datamodel"),
+            "{message}"
+        );
+        assert!(message.contains("features = [\"ecmascript\"]"), "{message}");
+        assert!(
+            message.ends_with("could not compile `web.scxml`: 1 error"),
+            "{message}"
+        );
+        assert!(generate(Some(true)).is_ok());
+        assert!(generate(None).is_ok(), "unknown: generated as before");
     }
 }

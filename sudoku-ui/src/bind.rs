@@ -208,6 +208,12 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
         add_notice(&game, notice);
     }
     let w = window.as_weak();
+    library.on_store_error(move |message| {
+        if let Some(window) = w.upgrade() {
+            add_notice(&window.global::<Game>(), &message);
+        }
+    });
+    let w = window.as_weak();
     session.on_save_error(move |message| {
         if let Some(window) = w.upgrade() {
             add_notice(&window.global::<Game>(), &message);
@@ -226,6 +232,7 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
         out_of_view.clone(),
     );
     bind_callbacks(&window, &session, &library, phase, out_of_view);
+    crate::export::bind(&window, &library);
 
     let s = session.clone();
     window.window().on_close_requested(move || {
@@ -658,6 +665,16 @@ fn bind_callbacks(
     });
     let s = session.clone();
     game.on_set_theme(move |theme| s.submit(events::SETTINGS, json!({ "theme": theme.as_str() })));
+
+    // Quit closes the window as its close button does (the save compacted), which ends
+    // `Ui::run`.
+    let (s, w) = (session.clone(), window.as_weak());
+    game.on_quit(move || {
+        s.compact();
+        if let Some(window) = w.upgrade() {
+            let _ = window.hide();
+        }
+    });
 
     // A menu keeps the keyboard while it closes; hand it back to the game's key handler
     // once it has.

@@ -18,6 +18,8 @@
 //! | `keys` | which key submits which event |
 //! | `show` | the machine's view → `Game` properties |
 //! | `open` | reading a puzzle file, the desktop's file chooser |
+//! | `export` | writing the puzzle being played to a file (Save puzzle…) |
+//! | `os_message` | an I/O error's words without Rust's `(os error N)` |
 //!
 //! ```no_run
 //! let puzzle = sudoku_ui::read_puzzle_file("puzzles/sudoku.data")?;
@@ -29,14 +31,17 @@ slint::include_modules!();
 
 pub mod autosave;
 mod bind;
+mod export;
 mod keys;
 pub mod library;
 mod open;
+mod os_message;
 pub mod session;
 mod show;
 mod worker;
 
 pub use bind::{init, init_with, init_with_autosave, Config, Ui};
+pub use export::{write_puzzle_file, SaveError};
 pub use open::{read_puzzle_file, OpenError};
 pub use sudoku_machine::puzzle::Puzzle;
 

@@ -12,6 +12,8 @@ use slint::{SharedString, VecModel};
 use sudoku_machine::datamodel::Grid;
 use sudoku_machine::puzzle::Puzzle;
 
+use crate::os_message::OsMessage;
+
 /// Generated puzzles kept in the chooser.
 pub const KEPT_GENERATED: usize = 10;
 
@@ -67,7 +69,11 @@ pub struct Library {
     entries: Rc<RefCell<Vec<Entry>>>,
     labels: Rc<VecModel<SharedString>>,
     file: Option<PathBuf>,
+    on_store_error: Rc<RefCell<Option<StoreErrorHandler>>>,
 }
+
+/// What [`Library::on_store_error`] calls with the message for the window.
+type StoreErrorHandler = Box<dyn Fn(String)>;
 
 impl Library {
     /// The bundled `puzzles`, then the player's puzzles stored in `file` (if given). A file
@@ -78,6 +84,7 @@ impl Library {
             entries: Rc::default(),
             labels: Rc::new(VecModel::default()),
             file,
+            on_store_error: Rc::default(),
         };
         for puzzle in puzzles {
             library.push(Entry {
@@ -106,9 +113,10 @@ impl Library {
                 return (
                     Stored::default(),
                     Some(format!(
-                        "Your puzzles could not be read from {} ({e}); the chooser lists the \
+                        "Your puzzles could not be read from {} ({}); the chooser lists the \
                          bundled ones only.",
-                        file.display()
+                        file.display(),
+                        OsMessage(&e)
                     )),
                 )
             }
@@ -119,7 +127,9 @@ impl Library {
                 let bad = file.with_extension("json.bad");
                 let kept = match std::fs::rename(file, &bad) {
                     Ok(()) => format!("it was moved to {}", bad.display()),
-                    Err(move_error) => format!("it could not be moved aside ({move_error})"),
+                    Err(move_error) => {
+                        format!("it could not be moved aside ({})", OsMessage(&move_error))
+                    }
                 };
                 (
                     Stored::default(),
@@ -163,6 +173,12 @@ impl Library {
             .borrow()
             .iter()
             .position(|e| e.puzzle.givens == *givens)
+    }
+
+    /// Calls `f` with a message for the player whenever the player's puzzles cannot be
+    /// written to the library's file (they stay listed until the game is closed).
+    pub fn on_store_error(&self, f: impl Fn(String) + 'static) {
+        *self.on_store_error.borrow_mut() = Some(Box::new(f));
     }
 
     /// Adds a puzzle (unless one with the same givens is listed) and returns its index. The
@@ -216,10 +232,16 @@ impl Library {
             .and_then(|()| std::fs::write(&partial, text))
             .and_then(|()| std::fs::rename(&partial, file));
         if let Err(e) = written {
-            eprintln!(
-                "sudoku: cannot keep your puzzles in {}: {e}",
-                file.display()
+            let message = format!(
+                "Your puzzles cannot be kept in {} ({}); the chooser lists them until the \
+                 game is closed.",
+                file.display(),
+                OsMessage(&e)
             );
+            eprintln!("sudoku: {message}");
+            if let Some(f) = &*self.on_store_error.borrow() {
+                f(message);
+            }
         }
     }
 }
@@ -273,5 +295,32 @@ mod tests {
         assert!(notice.unwrap().contains("could not be read"));
         assert!(file.with_extension("json.bad").exists());
         std::fs::remove_file(file.with_extension("json.bad")).unwrap();
+    }
+
+    #[test]
+    fn a_puzzle_that_cannot_be_stored_is_reported_for_the_window() {
+        // The library's folder is a plain file: nothing can be written under it.
+        let blocker = std::env::temp_dir().join(format!("sudoku-blocker-{}", std::process::id()));
+        std::fs::write(&blocker, "not a folder").unwrap();
+        let (lib, notice) = Library::new(vec![], Some(blocker.join("library.json")));
+        let notice = notice.expect("the file under a plain file cannot be read either");
+        assert!(
+            notice.contains("could not be read") && !notice.contains("os error"),
+            "{notice}"
+        );
+        let heard = Rc::new(RefCell::new(Vec::new()));
+        let h = heard.clone();
+        lib.on_store_error(move |message| h.borrow_mut().push(message));
+        let index = lib.add(puzzle("mine", 1), Source::Mine);
+        assert_eq!(lib.get(index).unwrap().name, "mine", "still listed");
+        let heard = heard.borrow();
+        assert_eq!(heard.len(), 1);
+        assert!(
+            heard[0].starts_with("Your puzzles cannot be kept in "),
+            "{}",
+            heard[0]
+        );
+        assert!(!heard[0].contains("os error"), "{}", heard[0]);
+        std::fs::remove_file(&blocker).unwrap();
     }
 }

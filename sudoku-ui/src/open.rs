@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use sudoku_machine::puzzle::{parse, Puzzle, PuzzleError};
 
+use crate::os_message::OsMessage;
+
 /// Why a puzzle file could not be opened. Its `Display` text is what the window shows.
 #[derive(Debug)]
 pub enum OpenError {
@@ -39,7 +41,7 @@ impl fmt::Display for OpenError {
                 write!(f, "{} is a folder, not a puzzle file", path.display())
             }
             OpenError::Read { path, source } => {
-                write!(f, "cannot read {}: {source}", path.display())
+                write!(f, "cannot read {}: {}", path.display(), OsMessage(source))
             }
             OpenError::Puzzle { path, source } => write!(f, "{}: {source}", path.display()),
         }
@@ -166,7 +168,7 @@ pub fn chooser_available() -> bool {
 }
 
 /// Trims the path and replaces a leading `~/` by the home directory, where one is known.
-fn expand_home(path: &Path) -> PathBuf {
+pub(crate) fn expand_home(path: &Path) -> PathBuf {
     let Some(text) = path.to_str() else {
         return path.to_path_buf();
     };

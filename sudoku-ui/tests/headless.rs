@@ -336,6 +336,48 @@ fn opening_a_file_with_several_solutions_says_so() {
 }
 
 #[test]
+fn save_puzzle_writes_the_givens_and_asks_before_replacing_a_file() {
+    let h = start();
+    let (r, c) = h.empty(0);
+    h.click(r, c);
+    h.key("7");
+    h.game().set_save_dialog_shown(true);
+    h.game().invoke_prepare_save();
+    h.wait(50);
+    assert!(h.exists("Path"));
+    let name = h.game().get_puzzle_name().to_string();
+    assert_eq!(h.game().get_save_path(), format!("~/{name}.txt"));
+    assert!(
+        h.ui.machine().is_active(State::Hidden),
+        "the dialog covers the board"
+    );
+    let path = temp_file("saved-puzzle.data", "an older file");
+    h.game().invoke_save_file(path.to_str().unwrap().into());
+    let error = h.game().get_save_error().to_string();
+    assert!(
+        error.ends_with("exists already: Save again to replace it"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "an older file");
+    h.game().invoke_save_file(path.to_str().unwrap().into());
+    assert!(
+        !h.game().get_save_dialog_shown(),
+        "{}",
+        h.game().get_save_error()
+    );
+    let saved = sudoku_ui::read_puzzle_file(&path).unwrap();
+    let index = h.game().get_current_puzzle() as usize;
+    assert_eq!(
+        saved.givens,
+        puzzles()[index].givens,
+        "the givens, not the entry"
+    );
+    h.wait(50);
+    assert!(h.ui.machine().is_active(State::Running));
+    std::fs::remove_file(path).unwrap();
+}
+
+#[test]
 fn help_lists_the_rules_controls_and_techniques_and_about_credits_slint() {
     let h = start();
     assert!(!h.exists("The rules"));

@@ -63,7 +63,7 @@ const VERSION: u32 = 2;
 #[derive(Debug, thiserror::Error)]
 pub enum AutosaveError {
     /// A file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {}", path.display(), crate::os_message::OsMessage(source))]
     Io {
         /// The file.
         path: PathBuf,
