@@ -206,22 +206,26 @@ impl StateSet {
         if lo >= hi {
             return None;
         }
-        let words = self.all_words();
         let (mut w, b) = split(lo);
-        if w >= words.len() {
+        // As `contains`: the large form's bounds check first, the inline word when it fails.
+        let mut word = if w < self.words.len() {
+            self.words[w]
+        } else if w == 0 {
+            self.first
+        } else {
             return None;
-        }
-        let mut word = words[w] & (!0u64 << b);
+        } & (!0u64 << b);
         loop {
             if word != 0 {
                 let found = (w as StateIndex) * 64 + word.trailing_zeros();
                 return (found < hi).then_some(found);
             }
             w += 1;
-            if w >= words.len() || (w as StateIndex) * 64 >= hi {
+            // The small form has no word after the inline one.
+            if w >= self.words.len() || (w as StateIndex) * 64 >= hi {
                 return None;
             }
-            word = words[w];
+            word = self.words[w];
         }
     }
 
@@ -234,11 +238,11 @@ impl StateSet {
 
     /// The states in ascending (document, entry) order.
     pub(crate) fn iter(&self) -> Iter<'_> {
-        let words = self.all_words();
+        // The small form's `words` is empty: after the inline word, `next` finds no other.
         Iter {
-            words,
+            words: &self.words,
             index: 0,
-            current: words[0],
+            current: self.words.first().copied().unwrap_or(self.first),
         }
     }
 
@@ -260,6 +264,7 @@ fn split(state: StateIndex) -> (usize, u32) {
 
 /// Ascending iterator of a [`StateSet`].
 pub(crate) struct Iter<'a> {
+    /// The large form's words (empty for the small form, whose word starts as `current`).
     words: &'a [u64],
     /// The word `current` came from.
     index: usize,
