@@ -18,8 +18,9 @@
 //! ```
 //!
 //! Input files hold 81-character lines (`.` or `0` for an empty cell; anything after `:` or `|`
-//! is ignored, `#` starts a comment) or one grid in Qt's `.data` form (9 lines of 9
-//! comma-separated digits). `-` reads standard input, and an argument that names no file but
+//! is ignored, `#` starts a comment) or one grid over 9 lines: Qt's `.data` form (9
+//! comma-separated digits a line) or the grid form (9 cells a line, spaces, tabs and `|`
+//! between them allowed, `---+---+---` lines skipped). `-` reads standard input, and an argument that names no file but
 //! is a puzzle written out (81 cells) is read as that puzzle. A UTF-8 byte order mark at the
 //! start is skipped. Lines are read as bytes: a line that is not UTF-8 text is a bad line like
 //! any other, and so is one longer than 64 KiB (reported, not kept in memory). An input is read

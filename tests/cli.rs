@@ -82,6 +82,38 @@ fn solve_reads_stdin_and_qt_files() {
     assert!(text(&out.stderr).ends_with("bad.data:9: `x` is not a digit\n"));
 }
 
+/// A grid typed over nine lines (as the window's Open reads it) is one puzzle, framed or not,
+/// from a file, from stdin and as an argument.
+#[test]
+fn the_grid_form_is_one_puzzle() {
+    let rows: Vec<&str> = (0..9).map(|r| &QT_LINE[r * 9..r * 9 + 9]).collect();
+    let plain = rows.join("\n") + "\n";
+    let mut framed = String::from("+-------+-------+-------+\n");
+    for (r, row) in rows.iter().enumerate() {
+        let cells: Vec<String> = row.chars().map(String::from).collect();
+        let boxes: Vec<String> = cells.chunks(3).map(|c| c.join(" ")).collect();
+        framed.push_str(&format!("| {} |\n", boxes.join(" | ")));
+        if r % 3 == 2 {
+            framed.push_str("+-------+-------+-------+\n");
+        }
+    }
+    for grid in [&plain, &framed] {
+        let file = temp_file("grid.txt", grid);
+        let out = sudoku(&["solve", file.to_str().unwrap()], None);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), format!("{QT_SOLUTION}\n"));
+        let out = sudoku(&["grade", "-"], Some(grid));
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let out = sudoku(&["hint", &plain], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // A file of lines whose first line is a short mistake is still a file of lines.
+    let file = temp_file("short-first.txt", &format!("bad line\n{QT_LINE}\n"));
+    let out = sudoku(&["solve", file.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), format!("{QT_SOLUTION}\n"));
+}
+
 /// A line-form file whose first note holds commas is still read line by line (the walkthrough
 /// found `edge_cases.txt` taken for one Qt grid).
 #[test]

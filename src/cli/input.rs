@@ -82,7 +82,7 @@ pub(super) fn stream_items(reader: &mut dyn Read, mut each: impl FnMut(Item)) ->
         checked = buf.len();
         end = fill(reader, &mut buf, PIECE)?;
     }
-    if is_qt(&buf) {
+    if is_one_grid(&buf) {
         reader.read_to_end(&mut buf)?;
         read_items(&buf, each);
         return Ok(());
@@ -167,13 +167,14 @@ fn fast_grid(cells: &[u8]) -> Option<Grid> {
 }
 
 /// Calls `each` with the puzzles of an input, in order: one per content line (blank lines and
-/// `#` comments are skipped; anything after `:` or `|` is a note), or one Qt `.data` grid
-/// ([`puzzle::is_qt_data`]). Most lines are exactly 81 cell bytes before a newline or a note;
+/// `#` comments are skipped; anything after `:` or `|` is a note), or one grid over several
+/// lines (a Qt `.data` grid or the grid form, [`puzzle::is_qt_data`], [`puzzle::is_grid_form`]).
+/// Most lines are exactly 81 cell bytes before a newline or a note;
 /// those are read without any other test. A line that is not UTF-8 is a bad line, and so is a
 /// Qt file that is not.
 pub(super) fn read_items(bytes: &[u8], mut each: impl FnMut(Item)) {
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
-    if is_qt(bytes) {
+    if is_one_grid(bytes) {
         each(match std::str::from_utf8(bytes) {
             Ok(text) => match puzzle::parse(text) {
                 Ok(grid) => Item::Grid(grid),
@@ -192,10 +193,17 @@ pub(super) fn read_items(bytes: &[u8], mut each: impl FnMut(Item)) {
     read_lines(bytes, &mut 0, &mut each);
 }
 
-/// Whether an input is a Qt `.data` grid, told by its first line with content.
-fn is_qt(bytes: &[u8]) -> bool {
-    first_content_line(bytes)
-        .is_some_and(|(line, _)| std::str::from_utf8(line).is_ok_and(puzzle::is_qt_data))
+/// Whether an input is one grid over several lines, a Qt `.data` grid or the grid form (nine
+/// rows of nine cells, maybe framed by `---+---` lines), told by its first lines with content.
+fn is_one_grid(bytes: &[u8]) -> bool {
+    let Some((first, _)) = first_content_line(bytes) else {
+        return false;
+    };
+    // The first lines of content are enough to tell; a grid's rows are short.
+    let start = first.as_ptr() as usize - bytes.as_ptr() as usize;
+    let head = &bytes[start..bytes.len().min(start + 4096)];
+    let head = String::from_utf8_lossy(head);
+    puzzle::is_qt_data(&head) || puzzle::is_grid_form(&head)
 }
 
 /// Calls `each` with the puzzles of whole lines of the line form (the last one may lack its

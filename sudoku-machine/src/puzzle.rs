@@ -6,11 +6,11 @@
 //!   `1`-`9` for a given and `.` or `0` for an empty cell.
 //! - **The grid form** that people type and books print: 9 lines of 9 cells (a digit, `.` or
 //!   `0`), with any spaces or tabs between cells, `|` between boxes and lines such as
-//!   `------+-------+------` between bands (skipped).
+//!   `------+-------+------` between bands or around the grid (skipped).
 //!
 //! [`parse`] tells them apart by the first line that holds anything: a comma means the `.data`
-//! form, more than 9 cells the line form, else the grid form. In all forms blank lines and lines
-//! starting with `#` (comments) are skipped. Errors
+//! form, a line of `-`, `+` and `|` or one of at most 9 cells the grid form, else the line
+//! form. In all forms blank lines and lines starting with `#` (comments) are skipped. Errors
 //! carry the 1-based line they were found on, and givens that clash (the same digit twice in a
 //! row, column or box) are rejected, naming the house and both cells. Parsing never panics.
 
@@ -80,7 +80,26 @@ pub fn is_qt_data(text: &str) -> bool {
         .is_some_and(|(_, first)| is_qt_row(first))
 }
 
-/// Reads a puzzle in either form (see the [module docs](self)).
+/// Whether `text` starts like the grid form: its first content line is a row of exactly 9
+/// cells (digits or `.`), with any spaces, tabs or `|` between them. (A single-puzzle reader
+/// such as [`parse`] takes any first line of at most 9 cells for a row; this stricter test
+/// lets a file of one puzzle per line whose first line is a short mistake stay a file of
+/// lines.)
+pub fn is_grid_form(text: &str) -> bool {
+    let mut rows = content_lines(text).filter(|(_, line)| !is_band_separator(line));
+    rows.next().is_some_and(|(_, first)| {
+        let mut cells = grid_row_cells(first);
+        cells
+            .by_ref()
+            .take(9)
+            .filter(|c| matches!(c, '0'..='9' | '.'))
+            .count()
+            == 9
+            && cells.next().is_none()
+    })
+}
+
+/// Reads a puzzle in any of the forms (see the [module docs](self)).
 ///
 /// In the line form only the first content line is read; use [`parse_lines`] for a file with
 /// one puzzle per line.
@@ -96,7 +115,9 @@ pub fn parse(text: &str) -> Result<Grid, PuzzleError> {
             "no puzzle found: the text has no digits",
         )),
         Some((_, first)) if is_qt_row(first) => parse_qt_data(lines),
-        Some((_, first)) if grid_row_cells(first).count() <= 9 => parse_grid(lines),
+        Some((_, first)) if is_band_separator(first) || grid_row_cells(first).count() <= 9 => {
+            parse_grid(lines)
+        }
         Some(&(number, first)) => parse_line(number, first),
     }
 }
@@ -409,6 +430,28 @@ mod tests {
             . 4 . | . 5 . | . 3 6
             7 . 3 | . 1 8 | . . .";
         assert_eq!(parse(drawn), Ok(want));
+        // With a border all round.
+        let mut framed = String::from("+-------+-------+-------+\n");
+        for (r, row) in rows.iter().enumerate() {
+            let cells: Vec<String> = row.chars().map(String::from).collect();
+            let boxes: Vec<String> = cells.chunks(3).map(|c| c.join(" ")).collect();
+            framed.push_str(&format!("| {} |\n", boxes.join(" | ")));
+            if r % 3 == 2 {
+                framed.push_str("+-------+-------+-------+\n");
+            }
+        }
+        assert!(is_grid_form(&framed));
+        assert_eq!(parse(&framed), Ok(want));
+    }
+
+    #[test]
+    fn the_grid_form_is_told_by_its_first_row() {
+        assert!(is_grid_form("# a comment\n53..7.... \n"));
+        assert!(is_grid_form("5 3 . | . 7 . | . . .\n"));
+        assert!(!is_grid_form("bad line\n"), "7 cells");
+        assert!(!is_grid_form("53..7....1\n"), "10 cells");
+        assert!(!is_grid_form("53..x....\n"), "not a cell");
+        assert!(!is_grid_form(QT_SUDOKU) && !is_grid_form(QT_SUDOKU_LINE) && !is_grid_form(""));
     }
 
     #[test]

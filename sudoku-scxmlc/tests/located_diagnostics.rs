@@ -87,6 +87,25 @@ fn rust_errors_after_references_are_at_their_file_column() {
 }
 
 #[test]
+fn code_that_ends_too_early_is_marked_at_its_end() {
+    // `x <` and `let a = 1 +` end before what they need: the caret goes under their last
+    // character (the `&lt;` reference), not their first.
+    let chart = format!(
+        "{RUST}\n  <datamodel><data id=\"x\" rs:type=\"u32\" expr=\"1\"/></datamodel>\n  <state id=\"a\">\n    \
+         <transition event=\"go\" cond=\"*x &lt;\" target=\"b\"/>\n    \
+         <onentry><script>let a = 1 +  </script></onentry>\n  </state>\n  <state id=\"b\"/>\n</scxml>\n"
+    );
+    let out = errors(&chart);
+    let want = [
+        at(&chart, "&lt;\" target", 0),
+        at(&chart, "+  </script>", 0),
+    ];
+    assert_eq!(positions(&out), want, "{out}");
+    let (start, end) = caret_columns(caret(&out, &want[0]));
+    assert_eq!(end - start, 3, "the whole `&lt;`: {out}");
+}
+
+#[test]
 fn code_in_cdata_and_text_runs_is_located_in_the_file() {
     // The script's text is three runs: text, a CDATA section (whose `<` are no references),
     // text again; the error is in the last run.

@@ -35,7 +35,7 @@ mod tests {
 
     #[test]
     fn keeps_other_errors_whole() {
-        let custom = io::Error::new(io::ErrorKind::Other, "disk full (os error 28)");
+        let custom = io::Error::other("disk full (os error 28)");
         assert_eq!(OsMessage(&custom).to_string(), "disk full (os error 28)");
     }
 }

@@ -1,16 +1,18 @@
 //! The generator: random proper puzzles of a requested [`Level`].
 //!
-//! Each puzzle first draws its *aim*: one technique of the level, at random (for
-//! [`Level::Extreme`], search). One attempt:
+//! Each puzzle first chooses its *aim*: the techniques of the level that its hardest step
+//! should be. At most levels that is one technique of the level drawn at random; at Hard it
+//! is every Hard technique but XY-Wing (see below); for [`Level::Extreme`] it is search.
+//! One attempt:
 //! 1. fill an empty grid at random (randomised backtracking: the cell with the fewest
 //!    candidates first, its candidates in a shuffled order);
 //! 2. visit the cells in a shuffled order, grouped by the requested [`Symmetry`], and empty
 //!    each group unless the puzzle would lose its unique solution
 //!    (`count_solutions(.., 2) != 1`) or, below [`Level::Extreme`], would need a technique
-//!    harder than the aim ([`hardest_within`], the grader's solve without steps or
-//!    explanations);
-//! 3. *steer*: once a removal gives a puzzle whose hardest technique is the aim, it is kept
-//!    there: later removals must keep the aim as the hardest technique. So an attempt
+//!    the aim does not allow ([`hardest_allowed_from`], the grader's solve without steps or
+//!    explanations, cut short at the first step that needs such a technique);
+//! 3. *steer*: once a removal gives a puzzle whose hardest technique is in the aim, it is
+//!    kept there: later removals must keep the hardest technique in the aim. So an attempt
 //!    succeeds as soon as the aim comes up once on the way down, instead of only when the
 //!    final, minimal puzzle happens to need it;
 //! 4. what is left is minimal for those rules; it is a match when its hardest technique is of
@@ -18,30 +20,60 @@
 //!
 //! Attempts repeat, up to [`Options::max_attempts`], until one matches; otherwise the closest
 //! grade found is returned with [`Generated::exact`] false. For the first [`aimed_attempts`]
-//! attempts a match is a puzzle whose hardest technique is the drawn one. A puzzle of the
-//! level with another hardest technique is kept aside (the first one for each technique,
-//! with a count of how many attempts gave that technique), and when the aimed attempts run
-//! out the kept puzzle whose technique came up least often is returned: the techniques that
-//! aims miss are the rare ones, so the fallback leans toward them instead of toward the
-//! common one. Later attempts aim at any technique of the level (the level's hardest
-//! technique as the limit, kept at the level once reached). Drawing the aim is what gives
-//! variety: aiming at the whole level, 82 to 87 of 100 Hard puzzles had an XY-Wing as their
-//! hardest step, as it is the Hard technique that comes up most often on the way down (about
-//! one attempt in nine; a Naked Triple, an X-Wing or a Hidden Triple about one in a hundred
-//! each, measured over 300 attempts per aim). A rare aim costs at most the aimed attempts.
+//! attempts a match is a puzzle whose hardest technique is in the aim. With an aim of one
+//! technique, a puzzle of the level with another hardest technique is kept aside (the first
+//! one for each technique, with a count of how many attempts gave that technique), and when
+//! the aimed attempts run out the kept puzzle whose technique came up least often is
+//! returned: the techniques that aims miss are the rare ones, so the fallback leans toward
+//! them instead of toward the common one. Later attempts aim at any technique of the level
+//! (the level's hardest technique as the limit, kept at the level once reached).
+//!
+//! Hard's aim. Per attempt (1000 attempts aimed at XY-Wing, and 1000 at the other Hard
+//! techniques together), removal reaches an XY-Wing as the hardest step about once in nine
+//! attempts, an X-Wing about once in 110, a Naked Triple once in 200, a Hidden Triple once in
+//! 500 and a quad almost never (most attempts, 59 %, end with a puzzle that needs singles only:
+//! random removal down to a minimal puzzle mostly gives easy ones). With one drawn technique
+//! per puzzle, 133 of 200 Hard puzzles had an XY-Wing as their hardest step: an aim at a triple
+//! or an X-Wing missed in two thirds of the seeds and an aim at a quad in nearly all, and their
+//! fallbacks are mostly XY-Wings. So [`common_techniques`] names XY-Wing, and a Hard puzzle
+//! aims first at any other Hard technique (the removal refuses a puzzle whose path needs an
+//! XY-Wing or anything harder than Hard, and locks on the first Naked Triple, X-Wing, Hidden
+//! Triple or quad), which hits about once in 60 attempts; 70 aimed attempts find one for about
+//! 60 % of the seeds, and the other 40 % are the XY-Wings. When they miss, the first refused
+//! removal whose path needed a Hard technique outside the aim and that the Hard techniques
+//! solve (a Hard puzzle, in practice an XY-Wing, not minimal) is kept as a *spare*, and the
+//! next attempt goes on removing givens from it, at the level, instead of starting from a new
+//! grid (the fallback took about nine new attempts: one attempt in nine reaches the level).
 //!
 //! Some techniques are rare for a structural reason, as the grader tries the easier ones
 //! first: in a house with `n` empty cells a hidden subset of `k` digits and the naked subset
 //! of the other `n - k` cells make the same eliminations, so a Hidden Triple is the easiest
 //! step only in a house with 7 or more empty cells, a Naked Quad with 8 or more and a Hidden
 //! Quad only in an empty house; the last two are almost never the hardest step of a
-//! generated puzzle. Tried and left out (the `generation` example of `sudoku-bench`):
-//! emptying one house first (fewer hits for every aim); steering by looking at the next
-//! three removals that keep the puzzle and taking the one that raises its hardest technique
-//! most (Naked Triple hits twice as often, but XY-Wing half as often again and each attempt
-//! costs 1.5 to 2.7 times as much); and, when an attempt is stuck below its aim, putting one
-//! removed given back and trying the others again (no more hits per millisecond than new
-//! attempts).
+//! generated puzzle.
+//!
+//! Cost. The aimed attempts fit Hard's budget because an attempt costs about a quarter less
+//! than it did (callgrind, the same 800 attempts over four aims: 1.77 to 1.29 G
+//! instructions): `subsets_of` (of the techniques) walks only the subsets of its mask
+//! instead of all 512 masks (naked and hidden subsets were 18 % of an attempt), the digits
+//! of each house are kept up to date across removals instead of being recounted for each
+//! `forced_back`, and each check reuses the solve of the last kept puzzle, which the new
+//! puzzle's solve often reaches (see [`hardest_allowed_from`]; 5 %).
+//!
+//! Tried and left out (the `generation` example of `sudoku-bench`, and callgrind over fixed
+//! attempts): emptying one house first (fewer hits for every aim); steering by looking at
+//! the next three removals that keep the puzzle and taking the one that raises its hardest
+//! technique most (Naked Triple hits twice as often, but XY-Wing half as often again and
+//! each attempt costs 1.5 to 2.7 times as much); when an attempt is stuck below its aim,
+//! putting one removed given back and trying the others again (no more hits per millisecond
+//! than new attempts); removal orders other than a shuffle, taking next the given whose
+//! houses hold the most givens, or whose digit is the most frequent, or that lies in the
+//! fullest house (no more hits: 26, 29 and 33 XY-Wings in 300 attempts against 33, and
+//! fewer of the others); giving an attempt up when the puzzle is down to 24, 26 or 28
+//! givens and still needs singles only (95, 100 and 147 M instructions per hit against 97
+//! M: as many hits are lost as time is saved); skipping the search for singles after an
+//! elimination that leaves none around the cells it touched (1.3 % fewer instructions, not
+//! worth the code).
 //!
 //! Extreme needs no aim: removal keeps uniqueness only, and the attempt matches when the
 //! result needs search.
@@ -59,19 +91,37 @@ use rand_chacha::ChaCha8Rng;
 use rand::Rng;
 
 use super::count_solutions;
-use super::grade::{grade, hardest_within, Grading, Level};
+use super::full_grid::{random_full_grid, Fill};
+use super::grade::{
+    grade, hardest_allowed_from, hardest_within, Grading, Level, Stages, TechniqueSet,
+};
 use super::techniques::{Technique, HOUSES};
 use crate::datamodel::Grid;
 
-/// How many attempts aim at the drawn technique before any technique of the level will do
-/// (see the [module docs](self)): more where the level has time to spare. Measured with the
-/// `generation` example of `sudoku-bench` (200 seeds, one pinned core): Hard, 40 aimed
-/// attempts, p95 14 ms, against a 20 ms budget for Easy to Hard; Expert, p95 21 ms with 40,
-/// against 200 ms, so it gets five times as many. Extreme has no aim.
+/// How many attempts aim at the chosen techniques before any technique of the level will do
+/// (see the [module docs](self)): more where the level has time to spare or needs them.
+/// Measured with the `generation` example of `sudoku-bench` (200 seeds, one pinned core):
+/// Expert, p95 21 ms with 40, against a 200 ms budget, so it gets five times as many; Hard
+/// 70, against a 20 ms budget for Easy to Hard, as its aim hits about once in 60 attempts
+/// (with 60, 93 of 200 puzzles were XY-Wings; with 80, 73, at 1.35 times the p95 of 70).
+/// Extreme has no aim.
 pub fn aimed_attempts(level: Level) -> usize {
     match level {
+        Level::Hard => 70,
         Level::Expert => 200,
         _ => 40,
+    }
+}
+
+/// The techniques of `level` that attempts reach far more often than the level's others:
+/// Hard's XY-Wing (about one attempt in nine, against one in 110 to 500 for an X-Wing, a
+/// Naked Triple or a Hidden Triple). A level with such techniques aims first at all its
+/// other techniques together, and the common ones come from the fallback; a level without
+/// them aims at one of its techniques drawn at random (see the [module docs](self)).
+pub fn common_techniques(level: Level) -> TechniqueSet {
+    match level {
+        Level::Hard => TechniqueSet::one(Technique::XyWing),
+        _ => TechniqueSet::default(),
     }
 }
 
@@ -212,9 +262,17 @@ pub fn generate_cancellable(options: &Options, cancelled: &AtomicBool) -> Option
         .into_iter()
         .filter(|&t| Level::of(t) == level)
         .collect();
-    let drawn = techniques[rng.random_range(0..techniques.len())];
+    let common = common_techniques(level);
+    let aimed_at = if common == TechniqueSet::default() {
+        Aim::technique(techniques[rng.random_range(0..techniques.len())])
+    } else {
+        Aim::among(level, TechniqueSet::of_level(level).without(common))
+    };
     let aimed = aimed_attempts(level);
     let mut kept = Kept::default();
+    // A puzzle of the level that an aimed attempt refused, with its solution (see
+    // `remove_givens`).
+    let mut spare: Option<(Start, Grid)> = None;
     // The closest attempt so far: (distance to the level, puzzle).
     let mut best: Option<(u8, Grid)> = None;
     let attempts = options.max_attempts.max(1);
@@ -233,12 +291,29 @@ pub fn generate_cancellable(options: &Options, cancelled: &AtomicBool) -> Option
         let aim = if level == Level::Extreme {
             Aim::Search
         } else if attempt <= aimed && techniques.len() > 1 {
-            Aim::Technique(drawn)
+            aimed_at
         } else {
-            Aim::Level(level)
+            Aim::level(level)
         };
-        let solution = random_full_grid(&mut rng);
-        let (puzzle, hardest) = remove_givens(&solution, options, aim, &mut rng, cancelled)?;
+        // Once the aimed attempts are over, a spare of the level goes on where a new
+        // attempt would start from a full grid.
+        let (start, solution) = match spare.take().filter(|_| attempt > aimed) {
+            Some(found) => found,
+            None => {
+                let solution = random_full_grid(&mut rng);
+                let start = Start {
+                    puzzle: solution,
+                    hardest: None,
+                };
+                (start, solution)
+            }
+        };
+        let wanted = (aim == aimed_at && common != TechniqueSet::default()).then_some(level);
+        let descent = remove_givens(start, &solution, options, aim, &mut rng, cancelled, wanted)?;
+        let (puzzle, hardest) = (descent.puzzle, descent.hardest);
+        if spare.is_none() {
+            spare = descent.spare.map(|s| (s, solution));
+        }
         if aim.hit(hardest) {
             return found(puzzle, attempt);
         }
@@ -296,128 +371,116 @@ impl Kept {
 /// What the removal of one attempt steers toward (see the [module docs](self)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Aim {
-    /// This technique as the hardest step: nothing harder, and kept once reached.
-    Technique(Technique),
-    /// Any technique of this level as the hardest step: kept at the level once reached.
-    Level(Level),
+    /// A kept puzzle needs only techniques of `allowed`, and once its hardest technique is in
+    /// `lock` it stays in `lock`.
+    Among {
+        /// The techniques a kept puzzle may need.
+        allowed: TechniqueSet,
+        /// The hardest techniques the attempt looks for.
+        lock: TechniqueSet,
+    },
     /// A puzzle that needs search: removal keeps uniqueness only.
     Search,
 }
 
 impl Aim {
-    /// The hardest technique a kept puzzle may need.
-    fn limit(self) -> Technique {
+    /// This technique as the hardest step: nothing harder, and kept once reached.
+    fn technique(t: Technique) -> Self {
+        Aim::Among {
+            allowed: TechniqueSet::up_to(t),
+            lock: TechniqueSet::one(t),
+        }
+    }
+
+    /// Any technique of `level` as the hardest step: kept at the level once reached.
+    fn level(level: Level) -> Self {
+        Aim::Among {
+            allowed: TechniqueSet::up_to(level.hardest_technique()),
+            lock: TechniqueSet::of_level(level),
+        }
+    }
+
+    /// Any of `techniques` (all of one level) as the hardest step, and no other technique
+    /// of their level or above: kept among them once reached.
+    fn among(level: Level, techniques: TechniqueSet) -> Self {
+        let below = match Level::ALL.iter().position(|&l| l == level) {
+            Some(0) | None => TechniqueSet::default(),
+            Some(i) => TechniqueSet::up_to(Level::ALL[i - 1].hardest_technique()),
+        };
+        Aim::Among {
+            allowed: below.union(techniques),
+            lock: techniques,
+        }
+    }
+
+    /// The techniques a kept puzzle may need (everything for [`Aim::Search`]).
+    #[cfg(test)]
+    fn allowed(self) -> TechniqueSet {
         match self {
-            Aim::Technique(t) => t,
-            Aim::Level(level) => level.hardest_technique(),
-            Aim::Search => Technique::Jellyfish,
+            Aim::Among { allowed, .. } => allowed,
+            Aim::Search => TechniqueSet(u32::MAX),
         }
     }
 
     /// Whether a puzzle whose hardest technique is `hardest` is on the aim.
     fn hit(self, hardest: Option<Technique>) -> bool {
         match self {
-            Aim::Technique(t) => hardest == Some(t),
-            Aim::Level(level) => hardest.map_or(Level::Easy, Level::of) == level,
+            Aim::Among { lock, .. } => hardest.is_some_and(|t| lock.contains(t)),
             Aim::Search => hardest == Some(Technique::Search),
         }
     }
 }
 
-/// A random complete grid.
-fn random_full_grid(rng: &mut ChaCha8Rng) -> Grid {
-    let mut fill = Fill {
-        cells: [0; 81],
-        used: [0; 27],
-    };
-    let ok = fill.fill(rng);
-    debug_assert!(ok, "an empty grid always completes");
-    Grid(std::array::from_fn(|r| {
-        std::array::from_fn(|c| fill.cells[r * 9 + c])
-    }))
+/// Where a removal starts: a proper puzzle of the solution and its hardest technique (the
+/// solution itself and `None` for a new attempt).
+#[derive(Clone, Copy, Debug)]
+struct Start {
+    puzzle: Grid,
+    hardest: Option<Technique>,
 }
 
-/// A grid being filled: the digits, and the digits used in each house as masks (rows
-/// `0..9`, columns `9..18`, boxes `18..27`; digit `d` is bit `d - 1`).
-struct Fill {
-    cells: [u8; 81],
-    used: [u16; 27],
+/// What [`remove_givens`] made: the puzzle and its hardest technique ([`Technique::Search`]
+/// when it needs search), and the spare it was asked for, if it found one.
+struct Descent {
+    puzzle: Grid,
+    hardest: Option<Technique>,
+    spare: Option<Start>,
 }
 
-impl Fill {
-    /// The three houses of cell `i`.
-    fn houses(i: usize) -> [usize; 3] {
-        let (r, c) = (i / 9, i % 9);
-        [r, 9 + c, 18 + r / 3 * 3 + c / 3]
-    }
-
-    /// Puts `d` in cell `i` (or takes it out again: the masks are toggled).
-    fn toggle(&mut self, i: usize, d: u8) {
-        for h in Self::houses(i) {
-            self.used[h] ^= 1 << (d - 1);
-        }
-        self.cells[i] = if self.cells[i] == 0 { d } else { 0 };
-    }
-
-    /// Fills the empty cells by randomised backtracking: the empty cell with the fewest
-    /// candidates first (the first such in reading order), its candidates in a shuffled
-    /// order. False if it cannot.
-    fn fill(&mut self, rng: &mut ChaCha8Rng) -> bool {
-        let mut best: Option<(usize, u16)> = None;
-        for i in 0..81 {
-            if self.cells[i] != 0 {
-                continue;
-            }
-            let [a, b, c] = Self::houses(i);
-            let free = 0x1FF & !(self.used[a] | self.used[b] | self.used[c]);
-            if best.map_or(true, |(_, m)| free.count_ones() < m.count_ones()) {
-                best = Some((i, free));
-                if free.count_ones() <= 1 {
-                    break;
-                }
-            }
-        }
-        let Some((cell, free)) = best else {
-            return true;
-        };
-        let mut options = [0u8; 9];
-        let mut n = 0;
-        for d in 1..=9u8 {
-            if free & (1 << (d - 1)) != 0 {
-                options[n] = d;
-                n += 1;
-            }
-        }
-        options[..n].shuffle(rng);
-        for &d in &options[..n] {
-            self.toggle(cell, d);
-            if self.fill(rng) {
-                return true;
-            }
-            self.toggle(cell, d);
-        }
-        false
-    }
-}
-
-/// Removes givens from a full grid while the puzzle stays unique and within the aim, kept on
-/// the aim once it reaches it; returns the puzzle and its hardest technique
-/// ([`Technique::Search`] when it needs search), or `None` once `cancelled` is set (checked
-/// before each removal).
+/// Removes givens from `start` (in a shuffled order, each given once) while the puzzle stays
+/// unique and within the aim, kept on the aim once it reaches it (see the [module
+/// docs](self)); `None` once `cancelled` is set (checked before each removal). With
+/// `spare_level`, the first removal refused because the grader's path needs a technique of
+/// that level outside the aim, and which that level's techniques solve, is returned as a
+/// spare: a puzzle of that level (not minimal) to go on from when the aim is missed.
 fn remove_givens(
+    start: Start,
     solution: &Grid,
     options: &Options,
     aim: Aim,
     rng: &mut ChaCha8Rng,
     cancelled: &AtomicBool,
-) -> Option<(Grid, Option<Technique>)> {
+    spare_level: Option<Level>,
+) -> Option<Descent> {
     let mut order: Vec<usize> = (0..81)
-        .filter(|&i| options.symmetry.partner(i) >= i)
+        .filter(|&i| options.symmetry.partner(i) >= i && start.puzzle.0[i / 9][i % 9] != 0)
         .collect();
     order.shuffle(rng);
-    let mut puzzle = *solution;
-    let mut hardest = None;
-    let mut on_aim = false;
+    let mut puzzle = start.puzzle;
+    let mut hardest = start.hardest;
+    let mut on_aim = aim.hit(hardest);
+    let mut spare = None;
+    // The solve of the last puzzle kept by a full check, reused by the next check (see
+    // `hardest_allowed_from`); still right for a puzzle kept by `forced_back`, whose solve
+    // reaches the same positions once its singles are placed.
+    let mut known = Stages::default();
+    // The digits of each house of `puzzle`, kept up to date (see `house_digits`).
+    let mut used = house_digits(&puzzle);
+    let toggle = |used: &mut [u16; 27], cell: usize, digit: u8| {
+        for h in Fill::houses(cell) {
+            used[h] ^= 1 << (digit - 1);
+        }
+    };
     for i in order {
         if cancelled.load(Ordering::Relaxed) {
             return None;
@@ -426,17 +489,28 @@ fn remove_givens(
         let saved = (puzzle.0[i / 9][i % 9], puzzle.0[j / 9][j % 9]);
         puzzle.0[i / 9][i % 9] = 0;
         puzzle.0[j / 9][j % 9] = 0;
+        toggle(&mut used, i, saved.0);
+        if j != i {
+            toggle(&mut used, j, saved.1);
+        }
+        let put_back = |puzzle: &mut Grid, used: &mut [u16; 27]| {
+            puzzle.0[i / 9][i % 9] = saved.0;
+            puzzle.0[j / 9][j % 9] = saved.1;
+            toggle(used, i, saved.0);
+            if j != i {
+                toggle(used, j, saved.1);
+            }
+        };
         // A removed given that comes straight back as a single changes nothing but the
         // singles used (see `forced_back`): no search and no solve needed.
-        if let Some(single) = forced_back(&mut puzzle, solution, i, j) {
+        if let Some(single) = forced_back_with(&mut puzzle, &mut used, solution, i, j) {
             let h = hardest.max(Some(single));
             if single == Technique::HiddenSingle || hardest >= Some(Technique::NakedSingle) {
                 if !on_aim || aim.hit(h) {
                     hardest = h;
                     on_aim = aim.hit(h);
                 } else {
-                    puzzle.0[i / 9][i % 9] = saved.0;
-                    puzzle.0[j / 9][j % 9] = saved.1;
+                    put_back(&mut puzzle, &mut used);
                 }
                 continue;
             }
@@ -445,24 +519,40 @@ fn remove_givens(
         // search tells that in microseconds, where a solve tries every technique first.)
         let keep = count_solutions(&puzzle, 2) == 1
             && (aim == Aim::Search || {
-                let (h, solved) = hardest_within(&puzzle, aim.limit());
+                let (h, solved, stages) = match aim {
+                    Aim::Among { allowed, .. } => hardest_allowed_from(&puzzle, allowed, &known),
+                    Aim::Search => unreachable!("checked above"),
+                };
                 let keep = solved && (!on_aim || aim.hit(h));
                 if keep {
                     hardest = h;
                     on_aim = aim.hit(h);
+                    known = stages;
+                } else if let Some(level) = spare_level.filter(|_| spare.is_none()) {
+                    let of_level = h.is_some_and(|t| Level::of(t) == level);
+                    if !solved && of_level {
+                        let (h, solved) = hardest_within(&puzzle, level.hardest_technique());
+                        if solved && h.is_some_and(|t| Level::of(t) == level) {
+                            spare = Some(Start { puzzle, hardest: h });
+                        }
+                    }
                 }
                 keep
             });
         if !keep {
-            puzzle.0[i / 9][i % 9] = saved.0;
-            puzzle.0[j / 9][j % 9] = saved.1;
+            put_back(&mut puzzle, &mut used);
         }
     }
+    debug_assert_eq!(used, house_digits(&puzzle));
     if aim == Aim::Search {
-        let (h, solved) = hardest_within(&puzzle, aim.limit());
+        let (h, solved) = hardest_within(&puzzle, Technique::Jellyfish);
         hardest = if solved { h } else { Some(Technique::Search) };
     }
-    Some((puzzle, hardest))
+    Some(Descent {
+        puzzle,
+        hardest,
+        spare,
+    })
 }
 
 /// Whether the givens removed at cells `i` and `j` (the same cell without symmetry) of
@@ -475,18 +565,35 @@ fn remove_givens(
 /// hardest technique is the old one or this single, whichever is harder. (Exactly so for a
 /// hidden single; a naked single that a later hidden single would have found too is
 /// ambiguous, which the caller settles with a full solve.)
+#[cfg(test)]
 fn forced_back(puzzle: &mut Grid, solution: &Grid, i: usize, j: usize) -> Option<Technique> {
-    // The digits of each house (rows, columns, boxes), as masks.
+    forced_back_with(puzzle, &mut house_digits(puzzle), solution, i, j)
+}
+
+/// The digits of each house of `grid` (rows, columns, boxes, as in [`Fill`]), as masks.
+fn house_digits(grid: &Grid) -> [u16; 27] {
     let mut used = [0u16; 27];
-    for (k, &v) in puzzle.0.as_flattened().iter().enumerate() {
+    for (k, &v) in grid.0.as_flattened().iter().enumerate() {
         if v != 0 {
             for h in Fill::houses(k) {
                 used[h] |= 1 << (v - 1);
             }
         }
     }
+    used
+}
+
+/// [`forced_back`] with the digits of each house of `puzzle` (see [`house_digits`]) kept
+/// by the caller: `used` is left as it was.
+fn forced_back_with(
+    puzzle: &mut Grid,
+    used: &mut [u16; 27],
+    solution: &Grid,
+    i: usize,
+    j: usize,
+) -> Option<Technique> {
     let mut try_order = |first: usize, second: usize| {
-        let a = single_at(puzzle, &used, solution, first)?;
+        let a = single_at(puzzle, used, solution, first)?;
         if first == second {
             return Some(a);
         }
@@ -495,7 +602,7 @@ fn forced_back(puzzle: &mut Grid, solution: &Grid, i: usize, j: usize) -> Option
         for h in Fill::houses(first) {
             used[h] ^= 1 << (digit - 1);
         }
-        let b = single_at(puzzle, &used, solution, second);
+        let b = single_at(puzzle, used, solution, second);
         puzzle.0[first / 9][first % 9] = 0;
         for h in Fill::houses(first) {
             used[h] ^= 1 << (digit - 1);
@@ -534,17 +641,7 @@ fn single_at(puzzle: &Grid, used: &[u16; 27], solution: &Grid, i: usize) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datamodel::is_solved;
-
-    #[test]
-    fn full_grids_are_valid_and_seeded() {
-        let a = random_full_grid(&mut ChaCha8Rng::seed_from_u64(7));
-        let b = random_full_grid(&mut ChaCha8Rng::seed_from_u64(7));
-        let c = random_full_grid(&mut ChaCha8Rng::seed_from_u64(8));
-        assert!(is_solved(&a));
-        assert_eq!(a, b);
-        assert_ne!(a, c);
-    }
+    use crate::engine::grade::hardest_allowed;
 
     #[test]
     fn easy_puzzle_is_unique_easy_and_reproducible() {
@@ -618,6 +715,47 @@ mod tests {
             }
         }
         assert!(checked > 50, "{checked}");
+    }
+
+    /// Reusing the solve of the last kept puzzle changes no answer: along random removal
+    /// paths, `hardest_allowed_from` with the stages of the last kept puzzle gives what
+    /// `hardest_allowed` gives, for several sets of allowed techniques.
+    #[test]
+    fn reused_solves_give_the_grade_of_a_fresh_solve() {
+        let mut rng = ChaCha8Rng::seed_from_u64(21);
+        let hard = TechniqueSet::of_level(Level::Hard);
+        let sets = [
+            TechniqueSet::up_to(Technique::Jellyfish),
+            TechniqueSet::up_to(Technique::XWing),
+            Aim::among(
+                Level::Hard,
+                hard.without(TechniqueSet::one(Technique::XyWing)),
+            )
+            .allowed(),
+        ];
+        let mut reused = 0;
+        for allowed in sets {
+            for _ in 0..4 {
+                let solution = random_full_grid(&mut rng);
+                let mut order: Vec<usize> = (0..81).collect();
+                order.shuffle(&mut rng);
+                let mut puzzle = solution;
+                let mut known = Stages::default();
+                for i in order {
+                    puzzle.0[i / 9][i % 9] = 0;
+                    let fresh = hardest_allowed(&puzzle, allowed);
+                    reused += usize::from(!known.is_empty());
+                    let (h, solved, stages) = hardest_allowed_from(&puzzle, allowed, &known);
+                    assert_eq!((h, solved), fresh, "cell {i}");
+                    if count_solutions(&puzzle, 2) == 1 && solved {
+                        known = stages;
+                    } else {
+                        puzzle.0[i / 9][i % 9] = solution.0[i / 9][i % 9];
+                    }
+                }
+            }
+        }
+        assert!(reused > 100, "{reused}");
     }
 
     #[test]

@@ -230,6 +230,17 @@ pub fn grade_level(givens: &Grid) -> Result<(Level, Option<Technique>), Improper
 /// placed in batches, see `singles::place_all`) and no explanation is written
 /// ([`Board::quiet`]). Assumes a proper puzzle, as the unique rectangle deduction does.
 pub fn hardest_within(givens: &Grid, max: Technique) -> (Option<Technique>, bool) {
+    hardest_allowed(givens, TechniqueSet::up_to(max))
+}
+
+/// The easiest-first solve of `givens` (as [`hardest_within`]) that gives up at the first
+/// step whose easiest technique is not in `allowed`: the hardest technique used (that one
+/// included, when it gave up) and whether it solved the puzzle. Singles are always allowed.
+/// With `allowed` every technique up to some `max`, this is `hardest_within(givens, max)`;
+/// with a gap (say, Hard without XY-Wing) it is the grader's path cut short where that path
+/// needs a technique of the gap, so a puzzle it solves has the grade the grader gives it.
+pub fn hardest_allowed(givens: &Grid, allowed: TechniqueSet) -> (Option<Technique>, bool) {
+    let max = allowed.hardest().unwrap_or(Technique::NakedSingle);
     let mut board = Board::new(givens).quiet();
     let mut hardest = None;
     loop {
@@ -248,7 +259,158 @@ pub fn hardest_within(givens: &Grid, max: Technique) -> (Option<Technique>, bool
             return (hardest, false);
         };
         hardest = hardest.max(Some(step.technique));
+        if !allowed.contains(step.technique) {
+            return (hardest, false);
+        }
         board.apply(&step);
+    }
+}
+
+/// The positions of a solve that [`hardest_allowed_from`] found: each batch of singles'
+/// end (the board, before the next technique), with the techniques the solve uses from there
+/// to the end. Empty for a solve that failed (or has not been made).
+#[derive(Clone, Debug, Default)]
+pub struct Stages(Vec<Stage>);
+
+impl Stages {
+    /// Whether no position is known.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// One position of [`Stages`].
+#[derive(Clone, Debug)]
+struct Stage {
+    board: Board,
+    /// How many cells `board` has filled (to compare only boards that can be equal).
+    filled: u8,
+    /// The techniques the solve uses from `board` on (singles included).
+    rest: TechniqueSet,
+}
+
+/// [`hardest_allowed`], reusing the solve `known` of another puzzle (typically the puzzle
+/// with one more given): as soon as this solve reaches a position of `known` (the same
+/// digits and the same candidates), the rest of its path is `known`'s, as the solve is
+/// deterministic from a position, so it is not made again. Also returns this solve's
+/// [`Stages`] (empty when it did not solve the puzzle), to pass as `known` later. Exactly
+/// [`hardest_allowed`]'s answer whatever `known` holds, as long as `known` came from this
+/// function (any puzzle, any `allowed`).
+pub fn hardest_allowed_from(
+    givens: &Grid,
+    allowed: TechniqueSet,
+    known: &Stages,
+) -> (Option<Technique>, bool, Stages) {
+    let max = allowed.hardest().unwrap_or(Technique::NakedSingle);
+    let singles_ok = TechniqueSet::up_to(Technique::NakedSingle);
+    let mut board = Board::new(givens).quiet();
+    let mut hardest = None;
+    // This solve's positions, each with the techniques used right after it (the step and
+    // the singles that follow it); `rest` is filled in at the end.
+    let mut path: Vec<Stage> = Vec::new();
+    hardest = hardest.max(singles::place_all(&mut board));
+    loop {
+        let filled = board.values.iter().filter(|&&v| v != 0).count() as u8;
+        // (A known rest that needs a technique not allowed here is not taken: the answer
+        // must name the first such step, which the solve finds on its own.)
+        let reached = known.0.iter().position(|k| {
+            k.filled == filled
+                && k.rest.without(allowed.union(singles_ok)) == TechniqueSet::default()
+                && k.board == board
+        });
+        // The path ends here (solved) or goes on as `known`'s does from `j`.
+        let tail = match reached {
+            Some(j) => Some(&known.0[j..]),
+            None if board.is_solved() => Some(&known.0[..0]),
+            None => None,
+        };
+        if let Some(tail) = tail {
+            let tail_rest = tail.first().map_or(TechniqueSet::default(), |k| k.rest);
+            hardest = hardest.max(tail_rest.hardest());
+            let mut rest = tail_rest;
+            for stage in path.iter_mut().rev() {
+                rest = rest.union(stage.rest);
+                stage.rest = rest;
+            }
+            path.extend(tail.iter().cloned());
+            return (hardest, true, Stages(path));
+        }
+        if board.is_broken() {
+            return (hardest, false, Stages::default());
+        }
+        let step = Technique::ALL[2..]
+            .iter()
+            .take_while(|&&t| t <= max)
+            .find_map(|t| t.find(&board));
+        let Some(step) = step else {
+            return (hardest, false, Stages::default());
+        };
+        hardest = hardest.max(Some(step.technique));
+        if !allowed.contains(step.technique) {
+            return (hardest, false, Stages::default());
+        }
+        let mut after = TechniqueSet::one(step.technique);
+        let position = board.clone();
+        board.apply(&step);
+        let batch = singles::place_all(&mut board);
+        if let Some(t) = batch {
+            after = after.with(t);
+        }
+        hardest = hardest.max(batch);
+        path.push(Stage {
+            board: position,
+            filled,
+            rest: after,
+        });
+    }
+}
+
+/// A set of techniques (technique `t` is bit `t as u32` of the mask).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TechniqueSet(pub u32);
+
+impl TechniqueSet {
+    /// The set of one technique.
+    pub const fn one(t: Technique) -> Self {
+        TechniqueSet(1 << t as u32)
+    }
+
+    /// Every technique up to `max` in [`Technique::ALL`] order, `max` included.
+    pub const fn up_to(max: Technique) -> Self {
+        TechniqueSet((2 << max as u32) - 1)
+    }
+
+    /// The techniques of `level`.
+    pub fn of_level(level: Level) -> Self {
+        Technique::ALL
+            .into_iter()
+            .filter(|&t| Level::of(t) == level)
+            .fold(TechniqueSet::default(), |s, t| s.with(t))
+    }
+
+    /// The techniques of both sets.
+    pub const fn union(self, other: Self) -> Self {
+        TechniqueSet(self.0 | other.0)
+    }
+
+    /// The techniques of `self` that are not in `other`.
+    pub const fn without(self, other: Self) -> Self {
+        TechniqueSet(self.0 & !other.0)
+    }
+
+    /// The set with `t` added.
+    pub const fn with(self, t: Technique) -> Self {
+        TechniqueSet(self.0 | 1 << t as u32)
+    }
+
+    /// Whether `t` is in the set.
+    pub const fn contains(self, t: Technique) -> bool {
+        self.0 & 1 << t as u32 != 0
+    }
+
+    /// The hardest technique of the set (last in [`Technique::ALL`] order); `None` if empty.
+    pub fn hardest(self) -> Option<Technique> {
+        Technique::ALL.into_iter().rev().find(|&t| self.contains(t))
     }
 }
 
@@ -305,6 +467,54 @@ mod tests {
         // A solved grid needs nothing.
         let g = grade(&g.solution.clone()).unwrap();
         assert_eq!((g.level, g.hardest), (Level::Easy, None));
+    }
+
+    #[test]
+    fn technique_sets() {
+        let hard = TechniqueSet::of_level(Level::Hard);
+        assert_eq!(hard.hardest(), Some(Technique::HiddenQuad));
+        assert!(hard.contains(Technique::XyWing) && !hard.contains(Technique::HiddenPair));
+        let up_to_pairs = TechniqueSet::up_to(Technique::HiddenPair);
+        assert_eq!(
+            up_to_pairs.union(hard),
+            TechniqueSet::up_to(Technique::HiddenQuad)
+        );
+        let gap = hard.without(TechniqueSet::one(Technique::XyWing));
+        assert!(!gap.contains(Technique::XyWing) && gap.contains(Technique::NakedQuad));
+        assert_eq!(TechniqueSet::default().hardest(), None);
+        assert_eq!(
+            TechniqueSet::one(Technique::Search).hardest(),
+            Some(Technique::Search)
+        );
+    }
+
+    /// A gap in the allowed techniques stops the solve where the grader's path needs one of
+    /// them, and the answer names it; without the gap the same solve goes on.
+    #[test]
+    fn a_solve_stops_at_a_technique_it_may_not_use() {
+        let g = (0..40)
+            .map(|seed| crate::engine::generate(Level::Hard, seed, Default::default()))
+            .find(|g| g.grading.hardest == Some(Technique::XyWing))
+            .expect("an XY-Wing puzzle among 40 Hard ones");
+        let all_hard = TechniqueSet::up_to(Technique::HiddenQuad);
+        assert_eq!(
+            hardest_allowed(&g.puzzle, all_hard),
+            (Some(Technique::XyWing), true)
+        );
+        let gap = all_hard.without(TechniqueSet::one(Technique::XyWing));
+        assert_eq!(
+            hardest_allowed(&g.puzzle, gap),
+            (Some(Technique::XyWing), false)
+        );
+        let (h, solved, stages) = hardest_allowed_from(&g.puzzle, all_hard, &Stages::default());
+        assert_eq!((h, solved), (Some(Technique::XyWing), true));
+        assert!(!stages.is_empty());
+        // The same solve reuses the known positions; with the gap it makes its own.
+        let again = hardest_allowed_from(&g.puzzle, all_hard, &stages);
+        assert_eq!((again.0, again.1), (Some(Technique::XyWing), true));
+        let stopped = hardest_allowed_from(&g.puzzle, gap, &stages);
+        assert_eq!((stopped.0, stopped.1), (Some(Technique::XyWing), false));
+        assert!(stopped.2.is_empty());
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //!   [`Level`]; [`generate()`] makes puzzles of a requested level from a seed; [`hint()`] finds the
 //!   player's first mistake or the easiest next step.
 
+mod full_grid;
 mod solver;
 mod trace;
 
@@ -25,5 +26,5 @@ pub use solver::{clashes, classify, count_solutions, solve, Clash, Classificatio
 pub use trace::{trace, DeadEnd, EliminationReason, PlacementReason, Trace, TraceStep};
 
 pub use generate::{generate, generate_cancellable, generate_with, Generated, Options, Symmetry};
-pub use grade::{grade, unique_solution, Grading, ImproperPuzzle, Level};
+pub use grade::{grade, unique_solution, Grading, ImproperPuzzle, Level, TechniqueSet};
 pub use hint::{hint, Hint, MistakeKind};

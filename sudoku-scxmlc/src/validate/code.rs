@@ -78,7 +78,18 @@ pub fn parse_code(
                 CodeKind::Statements => "Rust statements",
                 CodeKind::Type => "Rust type",
             };
-            let at = locate(src, text, span, e.span().start());
+            let (start, end) = (e.span().start(), e.span().end());
+            // A token missing at the very end (`x <`) comes from syn with the call site's
+            // empty span, which reads as the code's first character: the end is where
+            // something is missing.
+            let at = if start == end
+                && (start.line, start.column) <= (1, 0)
+                && e.to_string().starts_with("unexpected end of input")
+            {
+                locate_end(src, text, span)
+            } else {
+                locate(src, text, span, start)
+            };
             Err(
                 Diagnostic::error(at, format!("invalid {what}: {e}")).with_help(
                     "with datamodel=\"rust\", conditions, expressions and scripts are Rust code",
@@ -281,6 +292,19 @@ pub(crate) fn locate(
     }
     let offset = decoded_offset(text, at);
     crate::parse::source_span(src.text(), span, offset..offset + 1)
+}
+
+/// The span in the chart of the last character of `text` that is not white space (the
+/// decoded value or text found at `span` of `src`); `span` itself for blank text.
+fn locate_end(src: &SourceFile, text: &str, span: Span) -> Span {
+    let code = text.trim_end();
+    match code.chars().next_back() {
+        Some(last) => {
+            let offset = code.len() - last.len_utf8();
+            crate::parse::source_span(src.text(), span, offset..code.len())
+        }
+        None => span,
+    }
 }
 
 /// The byte offset in `text` of a 1-based line and 0-based column in characters (past a

@@ -104,6 +104,28 @@
 //! slower); the digit-wise test in the hard part (2-4 % slower); a `-C target-cpu=native`
 //! build (the same CPU time).
 //!
+//! Where the rest of the gap to tdoku is (2026-12-02, cachegrind's branch model, whole
+//! processes on hardest_1106, tdoku built without AVX-512): this command 193 M instructions,
+//! 15.2 M conditional branches, 1.69 M mispredicted; tdoku 197 M, 5.6 M and 0.98 M. In the
+//! solver alone (`profile_ours`, the same data) 1.24 M of its 1.66 M mispredictions are the
+//! change tests of the band updates (`cand[i] != seen[i]`: 11 M tests for 1.19 M updates, so
+//! about one mispredicted test per board updated: which boards change is not predictable).
+//! Cutting that takes fewer, larger units of work per branch (tdoku updates whole bands in
+//! vector registers with no test at all), not a reordering of the tests. Tried and left out
+//! this time, measured with `profile_ours` (cachegrind for instructions and mispredictions,
+//! paired CPU times for the ratio):
+//!
+//! - the hard part's tests in band order (a band's nine boards, then the next band) instead
+//!   of digit order: mispredictions 1.66 M -> 2.02 M, instructions +1 %;
+//! - placing a naked single without looking for its digit (the nine boards of the band
+//!   masked without a branch): instructions +1.8 %, mispredictions -6 %, CPU time the
+//!   same (hardest_1106 1.00, top1465 1.01);
+//! - ending a pass of band updates on one OR of all 27 `cand ^ seen` (vectorised) tested
+//!   before the pass instead of the flag set by the updates: instructions +3 %,
+//!   mispredictions -4 %, CPU time hardest_1106 1.01, top1465 1.03;
+//! - [`HARD_AFTER`] at 8 again, in CPU time: top1465 1.00, serg 1.035; [`HARD_OPEN`] at 44:
+//!   top1465 0.99, serg 1.28.
+//!
 //! # Search
 //!
 //! When propagation stalls the search branches on a cell with two candidates: JCZSolve and the

@@ -603,8 +603,19 @@ pub(crate) fn digit_set(mask: u16) -> String {
 }
 
 /// All `k`-element subsets of the 9-bit mask `of`, as masks, in increasing order.
+/// (Walks only the subsets of `of`, in increasing order: the next subset after `m` is
+/// `(m - of) & of`, the carry skipping the bits outside `of`.)
 pub(crate) fn subsets_of(of: u16, k: u32) -> impl Iterator<Item = u16> {
-    (0u16..512).filter(move |&m| m & !of == 0 && m.count_ones() == k)
+    // `None` once every subset has been seen; the empty set comes first.
+    let mut next = Some(0u16);
+    std::iter::from_fn(move || loop {
+        let m = next?;
+        let after = m.wrapping_sub(of) & of;
+        next = (after != 0).then_some(after);
+        if m.count_ones() == k {
+            return Some(m);
+        }
+    })
 }
 
 /// Builds an elimination step, or `None` when it removes nothing. The explanation is written
@@ -815,6 +826,22 @@ mod tests {
             assert_eq!(house_index(house(i)), i);
         }
         assert_eq!(peers(rc(5, 5)).count(), 20);
+    }
+
+    #[test]
+    fn subsets_come_in_increasing_order() {
+        for of in [0u16, 1, 0b1_0110_1001, 0x1FF] {
+            for k in 0..=9 {
+                let expected: Vec<u16> = (0u16..512)
+                    .filter(|&m| m & !of == 0 && m.count_ones() == k)
+                    .collect();
+                assert_eq!(
+                    subsets_of(of, k).collect::<Vec<_>>(),
+                    expected,
+                    "{of:b} {k}"
+                );
+            }
+        }
     }
 
     #[test]
