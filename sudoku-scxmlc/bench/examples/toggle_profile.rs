@@ -11,7 +11,8 @@
 //! (`runtime::Core`, typed API, a typed observer as a type parameter) as `owned-toggle`,
 //! `owned-observed-toggle`, `owned-counter`, `owned-observed-counter` and `owned-sudoku-tap`,
 //! the same core with its boxed callbacks (`on_state`, `observe`) as `owned-boxed-toggle` and
-//! `owned-boxed-counter`, and EVENTS 100000 by default. Instructions per event = (count at N events - count at 0) / N.
+//! `owned-boxed-counter`, uSCXML's charts by name (`LCCA.16`, `Transitions.64`: EVENTS is then
+//! the run's microsteps), and EVENTS 100000 by default. Instructions per event = (count at N events - count at 0) / N.
 use scxml_bench::{counter, deep_toggle, targetless, toggle, HandToggle};
 use std::hint::black_box;
 use sudoku_scxmlc::runtime::{Core, Events, States};
@@ -160,6 +161,13 @@ fn main() {
             println!("count: {count}, heard: {heard}");
         }
         "owned-sudoku-tap" => owned_sudoku_tap(events),
+        name if name.starts_with("Transitions.") || name.starts_with("LCCA.") => {
+            let (_, run) = scxml_bench::uscxml::USCXML
+                .iter()
+                .find(|(chart, _)| *chart == name)
+                .unwrap_or_else(|| panic!("`{name}` is not among the compiled uSCXML charts"));
+            println!("mark entries: {}", run(events));
+        }
         "sudoku-tap" | "sudoku-tap-string" | "sudoku-tap-twin" | "sudoku-tap-json-twin" => {
             sudoku_tap(&machine, events)
         }

@@ -124,6 +124,68 @@ mod tests {
     }
 
     #[test]
+    fn the_handles_lane_queues_what_observers_submit_and_hears_new_observers() {
+        use std::cell::RefCell;
+        use std::rc::Rc;
+        // The counter's lane ends its macrostep with nothing recorded: the handle looks at
+        // nothing after it but its observers. An observer that submits from its callback
+        // is queued: the event it submits is heard after the one being delivered, and the
+        // count it reads is the configuration's and datamodel's of that moment.
+        let m = counter::Counter::new();
+        let heard = Rc::new(RefCell::new(Vec::new()));
+        let (h, weak) = (heard.clone(), m.downgrade());
+        m.observe(move |_| {
+            let m = weak.upgrade().expect("the machine lives");
+            let count = m.with_data(|d| d.count);
+            h.borrow_mut().push(count);
+            if count % 2 == 1 {
+                m.submit(counter::Event::Inc);
+                // Queued, not run inside this callback.
+                assert_eq!(m.with_data(|d| d.count), count);
+            }
+        });
+        m.start();
+        for _ in 0..3 {
+            m.submit(counter::Event::Inc);
+        }
+        assert_eq!(*heard.borrow(), [1, 2, 3, 4, 5, 6]);
+        assert_eq!(m.with_data(|d| d.count), 6);
+
+        // The toggle's lane moves by precomputed lists: a state observer connected from
+        // another observer's callback hears the events after it, and accessors called
+        // from a callback see the configuration after the macrostep.
+        let m = toggle::Toggle::new();
+        let entries = Rc::new(RefCell::new(Vec::new()));
+        let (e, weak) = (entries.clone(), m.downgrade());
+        let connected = Rc::new(std::cell::Cell::new(false));
+        m.connect_to_state(toggle::State::On, move |entered| {
+            let m = weak.upgrade().expect("the machine lives");
+            assert_eq!(m.is_active(toggle::State::On), entered);
+            e.borrow_mut().push(("on", entered));
+            if !connected.replace(true) {
+                let e = e.clone();
+                m.connect_to_state(toggle::State::Off, move |entered| {
+                    e.borrow_mut().push(("off", entered));
+                });
+            }
+        });
+        m.start();
+        for _ in 0..3 {
+            m.submit(toggle::Event::Toggle);
+        }
+        assert_eq!(
+            *entries.borrow(),
+            [
+                ("on", true),
+                ("on", false),
+                ("off", true),
+                ("off", false),
+                ("on", true)
+            ]
+        );
+    }
+
+    #[test]
     fn uscxml_charts_enter_mark_repeatedly() {
         for (name, run) in uscxml::USCXML {
             let entries = run(1000);

@@ -5,48 +5,65 @@
 //! Because the descendants of a state are a contiguous index range, "does the set hold a
 //! descendant of `s`" is a range query ([`StateSet::any_in_range`]).
 //!
-//! The first word (states 0 to 63) is held inline and the others on the heap, so that the
-//! configuration of a chart of at most 64 states is one word inside the interpreter: a
-//! precomputed microstep of such a chart ([`StateSet::set_small`]) is one store, without a
-//! pointer to follow or a length to check.
+//! A set has one of two forms, fixed when it is made ([`StateSet::with_capacity`]): for a
+//! chart of at most 64 states, one word held inline (the configuration of such a chart is
+//! then one word inside the interpreter, and a precomputed microstep of it,
+//! [`StateSet::set_small`], is one store without a pointer to follow or a length to check);
+//! for a larger chart, a `Vec` of all its words. The form is the `Vec`'s length (zero: the
+//! inline word), so an operation of the large form is the plain `Vec` bitset's (a bounds
+//! check, a load, a store) and only when that check fails does it look at the inline word:
+//! the form costs the large charts nothing on their hot path.
 
 use super::StateIndex;
 
-/// A set of [`StateIndex`] values: a bitset of one inline `u64` word (indices 0 to 63) and a
-/// `Vec<u64>` of the words after it.
+/// A set of [`StateIndex`] values: a bitset held either as one inline `u64` (indices 0 to
+/// 63, while `words` is empty: the small form) or as a `Vec<u64>` of all its words (the
+/// large form).
 ///
-/// It grows on insert, so a default (empty) set works for any chart; sets made
+/// It grows on insert (a small set that receives an index above 63 takes the large form), so
+/// a default (empty) set works for any chart; sets made
 /// [`with_capacity`](StateSet::with_capacity) for the chart's state count never reallocate.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct StateSet {
-    /// Indices 0 to 63.
+    /// The small form's word (indices 0 to 63) while `words` is empty; 0 otherwise.
     first: u64,
-    /// Indices from 64 on, 64 to a word (`rest[0]`: 64 to 127).
-    rest: Vec<u64>,
+    /// The large form: every word (`words[w]`: indices `64 * w .. 64 * w + 64`); empty in
+    /// the small form.
+    words: Vec<u64>,
 }
 
+impl PartialEq for StateSet {
+    /// Equal when they hold the same states, whatever their forms.
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (self.all_words(), other.all_words());
+        let n = a.len().min(b.len());
+        a[..n] == b[..n] && a[n..].iter().chain(&b[n..]).all(|&w| w == 0)
+    }
+}
+
+impl Eq for StateSet {}
+
 impl StateSet {
-    /// An empty set able to hold indices `0 .. states` without growing.
+    /// An empty set able to hold indices `0 .. states` without growing: the small form for
+    /// `states <= 64`, the large one otherwise.
     pub(crate) fn with_capacity(states: usize) -> Self {
         StateSet {
             first: 0,
-            rest: vec![0; states.div_ceil(64).saturating_sub(1)],
+            words: if states <= 64 {
+                Vec::new()
+            } else {
+                vec![0; states.div_ceil(64)]
+            },
         }
     }
 
-    /// The number of words (the inline one and those on the heap).
-    #[inline]
-    fn word_count(&self) -> usize {
-        1 + self.rest.len()
-    }
-
-    /// Word `w` (indices `64 * w ..`), `0` beyond the words the set has.
-    #[inline]
-    fn word(&self, w: usize) -> u64 {
-        if w == 0 {
-            self.first
+    /// The set's words, in either form (at least one).
+    #[inline(always)]
+    fn all_words(&self) -> &[u64] {
+        if self.words.is_empty() {
+            std::slice::from_ref(&self.first)
         } else {
-            self.rest.get(w - 1).copied().unwrap_or(0)
+            &self.words
         }
     }
 
@@ -54,13 +71,13 @@ impl StateSet {
     #[inline(always)]
     pub(crate) fn contains(&self, state: StateIndex) -> bool {
         let (w, b) = split(state);
-        let word = if w == 0 {
+        let word = if let Some(&word) = self.words.get(w) {
+            word
+        } else if w == 0 {
+            // Word 0 is missing from `words` only in the small form.
             self.first
         } else {
-            match self.rest.get(w - 1) {
-                Some(&word) => word,
-                None => return false,
-            }
+            return false;
         };
         word & (1 << b) != 0
     }
@@ -69,37 +86,40 @@ impl StateSet {
     #[inline(always)]
     pub(crate) fn insert(&mut self, state: StateIndex) -> bool {
         let (w, b) = split(state);
-        let word = if w == 0 {
+        let word = if w < self.words.len() {
+            &mut self.words[w]
+        } else if w == 0 {
             &mut self.first
         } else {
-            if w > self.rest.len() {
-                self.grow(w);
-            }
-            &mut self.rest[w - 1]
+            self.grow(w);
+            &mut self.words[w]
         };
         let fresh = *word & (1 << b) == 0;
         *word |= 1 << b;
         fresh
     }
 
-    /// Makes room for word `w` (a set made without the capacity for the state inserted).
+    /// Makes room for word `w > 0` (a set made without the capacity for the state
+    /// inserted): a small set takes the large form, its word first.
     #[cold]
     #[inline(never)]
     fn grow(&mut self, w: usize) {
-        self.rest.resize(w, 0);
+        if self.words.is_empty() {
+            self.words.push(std::mem::take(&mut self.first));
+        }
+        self.words.resize(w + 1, 0);
     }
 
     /// Removes `state`; returns whether it was present.
     #[inline(always)]
     pub(crate) fn remove(&mut self, state: StateIndex) -> bool {
         let (w, b) = split(state);
-        let word = if w == 0 {
+        let word = if w < self.words.len() {
+            &mut self.words[w]
+        } else if w == 0 {
             &mut self.first
         } else {
-            match self.rest.get_mut(w - 1) {
-                Some(word) => word,
-                None => return false,
-            }
+            return false;
         };
         let present = *word & (1 << b) != 0;
         *word &= !(1 << b);
@@ -122,7 +142,11 @@ impl StateSet {
             set |= 1u64.wrapping_shl(s);
         }
         if first {
-            self.first = (self.first & !clear) | set;
+            let word = match self.words.first_mut() {
+                Some(word) => word,
+                None => &mut self.first,
+            };
+            *word = (*word & !clear) | set;
             return;
         }
         for &s in exit {
@@ -133,48 +157,43 @@ impl StateSet {
         }
     }
 
-    /// Makes the set exactly the states of the bits of `word`, for a set that holds no
-    /// index above 63 (the configuration of a chart of at most 64 states): one store.
+    /// Makes the set exactly the states of the bits of `word`, for a set of the small form
+    /// (the configuration of a chart of at most 64 states): one store.
     #[inline(always)]
     pub(crate) fn set_small(&mut self, word: u64) {
         debug_assert!(
-            self.rest.iter().all(|&w| w == 0),
-            "set_small on a set with states above 63"
+            self.words.is_empty(),
+            "set_small on a set of the large form"
         );
         self.first = word;
     }
 
-    /// The set as one word, for a set that holds no index above 63 (the configuration of a
-    /// chart of at most 64 states): bit `s` is state `s`.
+    /// The set as one word, for a set of the small form (the configuration of a chart of at
+    /// most 64 states): bit `s` is state `s`.
     #[inline(always)]
     pub(crate) fn small(&self) -> u64 {
-        debug_assert!(
-            self.rest.iter().all(|&w| w == 0),
-            "small() of a set with states above 63"
-        );
+        debug_assert!(self.words.is_empty(), "small() of a set of the large form");
         self.first
     }
 
-    /// Removes every state, keeping the allocation.
+    /// Removes every state, keeping the form and the allocation.
     pub(crate) fn clear(&mut self) {
         self.first = 0;
-        self.rest.iter_mut().for_each(|w| *w = 0);
+        self.words.iter_mut().for_each(|w| *w = 0);
     }
 
     /// Whether the set is empty.
     pub(crate) fn is_empty(&self) -> bool {
-        self.first == 0 && self.rest.iter().all(|&w| w == 0)
+        self.all_words().iter().all(|&w| w == 0)
     }
 
     /// How many states the set holds.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.first.count_ones() as usize
-            + self
-                .rest
-                .iter()
-                .map(|w| w.count_ones() as usize)
-                .sum::<usize>()
+        self.all_words()
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum()
     }
 
     /// Whether some state of the half-open range `lo .. hi` is in the set.
@@ -188,47 +207,51 @@ impl StateSet {
             return None;
         }
         let (mut w, b) = split(lo);
-        let words = self.word_count();
-        if w >= words {
+        // As `contains`: the large form's bounds check first, the inline word when it fails.
+        let mut word = if w < self.words.len() {
+            self.words[w]
+        } else if w == 0 {
+            self.first
+        } else {
             return None;
-        }
-        let mut word = self.word(w) & (!0u64 << b);
+        } & (!0u64 << b);
         loop {
             if word != 0 {
                 let found = (w as StateIndex) * 64 + word.trailing_zeros();
                 return (found < hi).then_some(found);
             }
             w += 1;
-            if w >= words || (w as StateIndex) * 64 >= hi {
+            // The small form has no word after the inline one.
+            if w >= self.words.len() || (w as StateIndex) * 64 >= hi {
                 return None;
             }
-            word = self.rest[w - 1];
+            word = self.words[w];
         }
     }
 
     /// The largest state in the set.
     pub(crate) fn last(&self) -> Option<StateIndex> {
-        if let Some(w) = self.rest.iter().rposition(|&w| w != 0) {
-            return Some((w as StateIndex + 1) * 64 + 63 - self.rest[w].leading_zeros());
-        }
-        (self.first != 0).then(|| 63 - self.first.leading_zeros())
+        let words = self.all_words();
+        let w = words.iter().rposition(|&w| w != 0)?;
+        Some(w as StateIndex * 64 + 63 - words[w].leading_zeros())
     }
 
     /// The states in ascending (document, entry) order.
     pub(crate) fn iter(&self) -> Iter<'_> {
+        // The small form's `words` is empty: after the inline word, `next` finds no other.
         Iter {
-            rest: &self.rest,
+            words: &self.words,
             index: 0,
-            current: self.first,
+            current: self.words.first().copied().unwrap_or(self.first),
         }
     }
 
     /// The states in descending (exit) order.
     pub(crate) fn iter_rev(&self) -> IterRev<'_> {
+        let words = self.all_words();
         IterRev {
-            first: self.first,
-            rest: &self.rest,
-            index: self.rest.len() + 1,
+            words,
+            index: words.len(),
             current: 0,
         }
     }
@@ -241,8 +264,9 @@ fn split(state: StateIndex) -> (usize, u32) {
 
 /// Ascending iterator of a [`StateSet`].
 pub(crate) struct Iter<'a> {
-    rest: &'a [u64],
-    /// The word `current` came from (0: the inline one, `i`: `rest[i - 1]`).
+    /// The large form's words (empty for the small form, whose word starts as `current`).
+    words: &'a [u64],
+    /// The word `current` came from.
     index: usize,
     current: u64,
 }
@@ -258,18 +282,16 @@ impl Iterator for Iter<'_> {
                 self.current &= self.current - 1;
                 return Some(self.index as StateIndex * 64 + bit);
             }
-            self.current = *self.rest.get(self.index)?;
             self.index += 1;
+            self.current = *self.words.get(self.index)?;
         }
     }
 }
 
 /// Descending iterator of a [`StateSet`].
 pub(crate) struct IterRev<'a> {
-    first: u64,
-    rest: &'a [u64],
-    /// The word `current` came from (0: the inline one, `i`: `rest[i - 1]`; `rest.len() + 1`
-    /// before the first load).
+    words: &'a [u64],
+    /// The word `current` came from (`words.len()` before the first load).
     index: usize,
     current: u64,
 }
@@ -289,11 +311,7 @@ impl Iterator for IterRev<'_> {
                 return None;
             }
             self.index -= 1;
-            self.current = if self.index == 0 {
-                self.first
-            } else {
-                self.rest[self.index - 1]
-            };
+            self.current = self.words[self.index];
         }
     }
 }
@@ -331,6 +349,38 @@ mod tests {
         let mut small = set(&[3]);
         small.exchange(&[3], &[130, 4]);
         assert_eq!(small.iter().collect::<Vec<_>>(), [4, 130]);
+    }
+
+    #[test]
+    fn the_two_forms_hold_the_same_sets() {
+        let mut small = StateSet::with_capacity(64);
+        let mut large = StateSet::with_capacity(65);
+        for s in [0, 5, 63] {
+            assert!(small.insert(s) && large.insert(s));
+        }
+        assert_eq!(small, large);
+        assert_eq!(small.small(), 1 | 1 << 5 | 1 << 63);
+        assert_eq!(small.iter().collect::<Vec<_>>(), [0, 5, 63]);
+        assert_eq!(large.iter().collect::<Vec<_>>(), [0, 5, 63]);
+        assert_eq!(small.iter_rev().collect::<Vec<_>>(), [63, 5, 0]);
+        assert_eq!(small.first_in_range(1, 64), Some(5));
+        assert!(!small.contains(64) && !small.remove(64) && !small.any_in_range(64, 200));
+        // A small set that receives a state above 63 takes the large form with its states.
+        assert!(small.insert(100));
+        assert_eq!(small.iter().collect::<Vec<_>>(), [0, 5, 63, 100]);
+        assert_ne!(small, large);
+        assert!(large.insert(100));
+        assert_eq!(small, large);
+        assert!(small.contains(63) && small.contains(100) && !small.contains(64));
+        // Trailing empty words do not tell sets apart.
+        assert!(small.remove(100) && large.remove(100));
+        small.insert(300);
+        small.remove(300);
+        assert_eq!(small, large);
+        assert_eq!(StateSet::default(), StateSet::with_capacity(500));
+        assert_eq!(small.last(), Some(63));
+        small.clear();
+        assert!(small.is_empty() && small.last().is_none());
     }
 
     #[test]

@@ -47,6 +47,15 @@ impl<C: Chart> Machine<C> {
     /// written out by the generator, then the typed and state observers told at once; what
     /// they asked for (or the macrostep queued) is processed afterwards. `Err` gives the
     /// event back untouched when the lane does not cover it.
+    ///
+    /// The step is a thin layer over the interpreter, as the owned core's: one borrow of
+    /// it, the generated macrostep, and a look at the queues and the outbox only where the
+    /// lane says the code it ran could have reached them ([`LaneEnd::Recorded`],
+    /// [`LaneEnd::Moved`]). The lane stays [`LANE_OPEN`] while the chart's code runs: a
+    /// nested call into the machine from it finds the interpreter borrowed and queues (and
+    /// closes the lane), which the check after the step sees. Only a delivery, which runs
+    /// the observers with the interpreter free, marks the lane [`LANE_RUNNING`], so that
+    /// what they submit is queued and processed after them.
     #[inline(always)]
     #[allow(
         clippy::result_large_err,
@@ -58,24 +67,21 @@ impl<C: Chart> Machine<C> {
         let Ok(mut core) = shared.core.try_borrow_mut() else {
             return Err(event);
         };
-        shared.lane.set(LANE_RUNNING);
-        let mut moved = None;
-        match C::lane(&mut Lane::new(&mut core), &event) {
-            LaneEnd::Declined => {
-                shared.lane.set(LANE_OPEN);
-                return Err(event);
-            }
-            LaneEnd::Ended | LaneEnd::Recorded => {}
+        let (moved, recorded) = match C::lane(&mut Lane::new(&mut core), &event) {
+            LaneEnd::Declined => return Err(event),
+            LaneEnd::Ended => (None, false),
+            LaneEnd::Recorded => (None, true),
             end @ (LaneEnd::Moved | LaneEnd::Transited(..)) => {
-                if let LaneEnd::Transited(exit, enter) = end {
-                    moved = Some((exit, enter));
-                }
                 if shared.quiet.get() {
                     // Quiet but for this event's macrostep: keep the row in step.
                     match core.quiet_row_now() {
                         Some(row) => shared.quiet_row.set(row),
                         None => shared.quiet.set(false),
                     }
+                }
+                match end {
+                    LaneEnd::Transited(exit, enter) => (Some((exit, enter)), false),
+                    _ => (None, true),
                 }
             }
             LaneEnd::Continue(microsteps) => {
@@ -89,27 +95,66 @@ impl<C: Chart> Machine<C> {
                 self.drain();
                 return Ok(());
             }
+        };
+        if recorded {
+            self.lane_recorded(core, &event);
+            return Ok(());
         }
-        let follow_up = !core.ctx.external.is_empty();
+        // `Ended` and `Transited` ran no code that could reach the queues or the outbox:
+        // they are as the lane found them, empty.
+        drop(core);
         let watch = shared.watch.get();
-        let moved = moved.filter(|_| watch.states);
-        let recorded = !core.outbox.is_empty();
-        if watch.events || moved.is_some() || recorded {
-            let batch = recorded.then(|| std::mem::take(&mut core.outbox));
-            drop(core);
-            self.lane_deliver(&event, batch, moved);
-        } else {
-            drop(core);
+        match moved.filter(|_| watch.states) {
+            Some(moved) => self.lane_deliver_running(&event, None, Some(moved)),
+            None if watch.events => self.lane_deliver_running(&event, None, None),
+            None => {}
         }
-        if follow_up || shared.lane.get() != LANE_RUNNING {
+        if shared.lane.get() != LANE_OPEN {
+            self.drain();
+        }
+        Ok(())
+    }
+
+    /// The end of a lane step whose code could have reached the queues or the outbox
+    /// ([`LaneEnd::Recorded`], [`LaneEnd::Moved`]): the observers hear the event and what
+    /// was recorded, then what the macrostep sent the machine itself is processed.
+    #[inline(never)]
+    fn lane_recorded(&self, mut core: std::cell::RefMut<'_, super::Interp<C>>, event: &C::Event) {
+        let shared = &*self.inner;
+        let follow_up = !core.ctx.external.is_empty();
+        let batch = (!core.outbox.is_empty()).then(|| std::mem::take(&mut core.outbox));
+        drop(core);
+        if shared.watch.get().events || batch.is_some() {
+            self.lane_deliver_running(event, batch, None);
+        }
+        if follow_up || shared.lane.get() != LANE_OPEN {
             if follow_up {
                 shared.quiet.set(false);
             }
             self.drain();
-        } else {
+        }
+    }
+
+    /// [`lane_deliver`](Self::lane_deliver) with the lane marked [`LANE_RUNNING`] (what the
+    /// observers submit is queued); the lane is open again afterwards unless they closed it.
+    #[inline(always)]
+    fn lane_deliver_running(
+        &self,
+        event: &C::Event,
+        batch: Option<Vec<Notification>>,
+        moved: Option<(&'static [StateIndex], &'static [StateIndex])>,
+    ) {
+        let shared = &*self.inner;
+        if shared.lane.get() != LANE_OPEN {
+            // Closed by a nested call from the chart's code: the queue's loop reopens it.
+            self.lane_deliver(event, batch, moved);
+            return;
+        }
+        shared.lane.set(LANE_RUNNING);
+        self.lane_deliver(event, batch, moved);
+        if shared.lane.get() == LANE_RUNNING {
             shared.lane.set(LANE_OPEN);
         }
-        Ok(())
     }
 
     /// [`lane_step`](Self::lane_step), one call away.
@@ -150,10 +195,10 @@ impl<C: Chart> Machine<C> {
         if let Some(batch) = batch {
             self.tell_recorded(&obs, batch);
         }
-        // Observers disconnected by now need nothing recorded any more.
-        let observers = shared.observers.borrow();
-        if observers.take_stale() {
-            shared.watch.set(observers.watch());
+        // Observers disconnected by now need nothing recorded any more (the snapshot shares
+        // the lists' flag).
+        if obs.take_stale() {
+            shared.watch.set(shared.observers.borrow().watch());
             shared.lane.set(LANE_CLOSED);
         }
     }

@@ -96,9 +96,10 @@ struct Shared<C: Chart> {
     /// The chart's typed lane ([`Chart::lane`], `runtime/lane.rs`): [`LANE_OPEN`] while
     /// nothing is queued, processing or advancing, the machine runs with precomputed steps
     /// on, no observer connected by descriptor string is there, and the interpreter records
-    /// what the observers connected now need; [`LANE_RUNNING`] while a lane step and its
-    /// delivery run. Anything that queues work, changes the observers or runs the queue
-    /// closes it ([`LANE_CLOSED`]); the queue's loop opens it again when it ends.
+    /// what the observers connected now need; [`LANE_RUNNING`] while a lane step's
+    /// delivery to the observers runs (during the step itself the borrowed interpreter makes
+    /// nested calls queue). Anything that queues work, changes the observers or runs the
+    /// queue closes it ([`LANE_CLOSED`]); the queue's loop opens it again when it ends.
     lane: Cell<u8>,
     _chart: PhantomData<C>,
 }
