@@ -190,15 +190,11 @@ fn parse_grid<'a>(lines: impl Iterator<Item = (usize, &'a str)>) -> Result<Grid,
         let mut row = [0; 9];
         let mut columns = 0;
         for ch in grid_row_cells(line) {
-            let value = match ch {
-                '.' | '0' => 0,
-                '1'..='9' => ch as u8 - b'0',
-                _ => {
-                    return Err(PuzzleError::new(
-                        number,
-                        format!("`{}` is not a digit or `.`", ch.escape_debug()),
-                    ))
-                }
+            let Some(value) = cell_value(ch) else {
+                return Err(PuzzleError::new(
+                    number,
+                    format!("`{}` is not a digit or `.`", ch.escape_debug()),
+                ));
             };
             if let Some(cell) = row.get_mut(columns) {
                 *cell = value;
@@ -247,25 +243,30 @@ fn parse_rows<'a>(
     Ok(grid)
 }
 
+/// A cell's character in the line and grid forms: `1`-`9` a given, `.` or `0` an empty cell.
+fn cell_value(ch: char) -> Option<u8> {
+    match ch {
+        '.' | '0' => Some(0),
+        '1'..='9' => Some(ch as u8 - b'0'),
+        _ => None,
+    }
+}
+
 /// The line form: exactly 81 cells on one line.
 fn parse_line(number: usize, line: &str) -> Result<Grid, PuzzleError> {
     let mut grid = Grid::default();
     let mut count = 0;
     for (i, ch) in line.chars().enumerate() {
-        let value = match ch {
-            '.' | '0' => 0,
-            '1'..='9' => ch as u8 - b'0',
-            _ => {
-                return Err(PuzzleError::new(
-                    number,
-                    // Escaped: a control character would act on the terminal it is shown in.
-                    format!(
-                        "`{}` (character {}) is not a digit or `.`",
-                        ch.escape_debug(),
-                        i + 1
-                    ),
-                ));
-            }
+        let Some(value) = cell_value(ch) else {
+            return Err(PuzzleError::new(
+                number,
+                // Escaped: a control character would act on the terminal it is shown in.
+                format!(
+                    "`{}` (character {}) is not a digit or `.`",
+                    ch.escape_debug(),
+                    i + 1
+                ),
+            ));
         };
         if i < 81 {
             grid.0[i / 9][i % 9] = value;
