@@ -25,17 +25,18 @@ focus() { xdotool mousemove 2000 2000; xdotool windowfocus --sync "$window"; }
 key() { for k in "$@"; do xdotool key "$k"; sleep 0.08; done; }
 click() { xdotool mousemove "$1" "$2" click 1; sleep 0.4; }
 shot() { sleep 0.5; xdotool mousemove 2000 2000; import -window "$window" "$out/$1.png"; }
-theme() { click 158 18; click 250 92; click 450 "$1"; focus; }
+# Options → Theme → the item at height $1 (Light 129, Dark 161).
+theme() { click 216 18; click 300 92; click 508 "$1"; focus; }
 
 open_game puzzles/sudoku.data
 focus
 # Three right digits in row 1, one in r2c3, and an 8 in r3c3 that clashes with the given 8.
 key Down 4 Right 3 Right 5 Down 2 Down 8 Up Up Left Left
 shot light
-theme 162; shot dark; theme 130
+theme 161; shot dark; theme 129
 # Notes: the mistake removed, every candidate filled in, notes mode on.
 key Down Down Right Right Delete
-click 877 595; focus
+click 956 615; focus
 key n Right Right Right Down
 shot notes
 key h
