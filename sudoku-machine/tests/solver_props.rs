@@ -27,7 +27,9 @@ fn carve(perm: &[u8], keep: &[bool]) -> Grid {
 
 /// A plain reference solver sharing nothing with the engine's: cell-by-cell backtracking
 /// over 9-bit candidate sets of rows, columns and boxes, on the empty cell with the fewest
-/// candidates (the first such in reading order), counting solutions up to a limit.
+/// candidates (the first such in reading order), counting solutions up to a limit. A node
+/// where some digit has no place left in a house is a dead end (without that test, random
+/// sparse givens with no solution could take it hours).
 struct Reference {
     cells: [u8; 81],
     rows: [u16; 9],
@@ -36,12 +38,17 @@ struct Reference {
     count: usize,
     limit: usize,
     first: Option<[u8; 81]>,
+    /// Nodes left before the search gives up.
+    budget: u64,
 }
+
+/// The most nodes [`Reference`] visits for one count (a few seconds in a debug build).
+const REFERENCE_NODES: u64 = 2_000_000;
 
 impl Reference {
     /// `(min(solutions, limit), the first solution found)`; 0 for clashing givens or values
-    /// above 9.
-    fn count(givens: &Grid, limit: usize) -> (usize, Option<[u8; 81]>) {
+    /// above 9; `None` when the search needed more than [`REFERENCE_NODES`] nodes.
+    fn count(givens: &Grid, limit: usize) -> Option<(usize, Option<[u8; 81]>)> {
         let mut r = Reference {
             cells: [0; 81],
             rows: [0; 9],
@@ -50,18 +57,37 @@ impl Reference {
             count: 0,
             limit,
             first: None,
+            budget: REFERENCE_NODES,
         };
         for (i, &v) in givens.0.iter().flatten().enumerate() {
             if v == 0 {
                 continue;
             }
             if v > 9 || r.candidates(i) & (1 << (v - 1)) == 0 {
-                return (0, None);
+                return Some((0, None));
             }
             r.set(i, v);
         }
         r.search();
-        (r.count, r.first)
+        (r.budget > 0).then_some((r.count, r.first))
+    }
+
+    /// Whether every digit missing from a house still has a cell of it that can take it.
+    fn houses_can_be_filled(&self) -> bool {
+        let mut rows = self.rows;
+        let mut columns = self.columns;
+        let mut boxes = self.boxes;
+        for i in (0..81).filter(|&i| self.cells[i] == 0) {
+            let (r, c, b) = Self::houses(i);
+            let can = self.candidates(i);
+            rows[r] |= can;
+            columns[c] |= can;
+            boxes[b] |= can;
+        }
+        rows.iter()
+            .chain(&columns)
+            .chain(&boxes)
+            .all(|&h| h == 0x1ff)
     }
 
     fn houses(i: usize) -> (usize, usize, usize) {
@@ -89,6 +115,10 @@ impl Reference {
     }
 
     fn search(&mut self) {
+        if self.budget == 0 || !self.houses_can_be_filled() {
+            return;
+        }
+        self.budget -= 1;
         let mut best: Option<(u32, usize)> = None;
         for i in (0..81).filter(|&i| self.cells[i] == 0) {
             let n = self.candidates(i).count_ones();
@@ -116,7 +146,10 @@ impl Reference {
 /// [`Reference`].
 fn check_reference(givens: &Grid) -> Result<(), TestCaseError> {
     for limit in 1..=3 {
-        let (count, first) = Reference::count(givens, limit);
+        // A grid the reference cannot count in its budget is left to the other properties.
+        let Some((count, first)) = Reference::count(givens, limit) else {
+            return Ok(());
+        };
         prop_assert_eq!(count_solutions(givens, limit), count, "limit {}", limit);
         if limit == 2 && count == 1 {
             let solution = solve(givens).map(|s| *s.0.as_flattened().first_chunk::<81>().unwrap());
