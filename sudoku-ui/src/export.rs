@@ -87,6 +87,26 @@ pub fn suggested_path(puzzle: &Puzzle) -> String {
     format!("~/{}.txt", if stem.is_empty() { "puzzle" } else { stem })
 }
 
+/// The path the dialog starts from for `puzzle`: its [`suggested_path`] name, in the folder
+/// and with the extension (`.data` or `.txt`) of the `last` path saved to (or typed) when
+/// there is one.
+pub fn suggested_after(last: &str, puzzle: &Puzzle) -> String {
+    let suggested = suggested_path(puzzle);
+    let last = last.trim();
+    let Some(at) = last.rfind('/') else {
+        return suggested;
+    };
+    let stem = suggested.trim_start_matches("~/").trim_end_matches(".txt");
+    let data = Path::new(last)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("data"));
+    format!(
+        "{}/{stem}.{}",
+        &last[..at],
+        if data { "data" } else { "txt" }
+    )
+}
+
 /// Writes `puzzle` to `path` (trimmed, a leading `~/` for the home folder). A new or replaced
 /// file is written beside its final name and then renamed, so a failure leaves no
 /// half-written file; a replaced file keeps its permissions, and a symbolic link is written
@@ -192,14 +212,13 @@ fn shown_puzzle(game: &Game, library: &Library) -> Option<Puzzle> {
 /// replacing by itself) is written at once.
 pub(crate) fn bind(window: &AppWindow, library: &Library) {
     let game = window.global::<Game>();
-    let current = shown_puzzle;
     // The existing file the player was warned about, replaced if Save is pressed again.
     let warned: Rc<RefCell<Option<PathBuf>>> = Rc::default();
     let (w, lib, warn) = (window.as_weak(), library.clone(), warned.clone());
     let save = Rc::new(move |path: &str, replace: bool| {
         let Some(window) = w.upgrade() else { return };
         let game = window.global::<Game>();
-        let Some(puzzle) = current(&game, &lib) else {
+        let Some(puzzle) = shown_puzzle(&game, &lib) else {
             game.set_save_error("no puzzle is being played".into());
             return;
         };
@@ -231,10 +250,9 @@ pub(crate) fn bind(window: &AppWindow, library: &Library) {
         let Some(window) = w.upgrade() else { return };
         let game = window.global::<Game>();
         warned.take();
-        if let Some(puzzle) = current(&game, &lib) {
-            if game.get_save_path().is_empty() {
-                game.set_save_path(suggested_path(&puzzle).into());
-            }
+        if let Some(puzzle) = shown_puzzle(&game, &lib) {
+            let last = game.get_save_path();
+            game.set_save_path(suggested_after(&last, &puzzle).into());
         }
     });
 
@@ -250,7 +268,7 @@ pub(crate) fn bind(window: &AppWindow, library: &Library) {
             );
             return;
         }
-        let name = current(&game, &lib)
+        let name = shown_puzzle(&game, &lib)
             .map(|p| suggested_path(&p))
             .unwrap_or_default();
         let name = name.trim_start_matches("~/").to_owned();
@@ -379,5 +397,12 @@ mod tests {
         assert_eq!(suggested_path(&p), "~/a-b- c-.txt");
         p.name = " ".into();
         assert_eq!(suggested_path(&p), "~/puzzle.txt");
+        p.name = "Puzzle 02".into();
+        assert_eq!(suggested_after("", &p), "~/Puzzle 02.txt");
+        assert_eq!(
+            suggested_after("/tmp/mine/Puzzle 01.data", &p),
+            "/tmp/mine/Puzzle 02.data"
+        );
+        assert_eq!(suggested_after("~/Puzzle 01.txt", &p), "~/Puzzle 02.txt");
     }
 }
