@@ -5,6 +5,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+use sudoku_machine::puzzle;
+
 const QT_LINE: &str =
     "...26.7.168..7..9.19...45..82.1...4...46.29...5...3.28..93...74.4..5..367.3.18...";
 const QT_SOLUTION: &str =
@@ -88,15 +90,7 @@ fn solve_reads_stdin_and_qt_files() {
 fn the_grid_form_is_one_puzzle() {
     let rows: Vec<&str> = (0..9).map(|r| &QT_LINE[r * 9..r * 9 + 9]).collect();
     let plain = rows.join("\n") + "\n";
-    let mut framed = String::from("+-------+-------+-------+\n");
-    for (r, row) in rows.iter().enumerate() {
-        let cells: Vec<String> = row.chars().map(String::from).collect();
-        let boxes: Vec<String> = cells.chunks(3).map(|c| c.join(" ")).collect();
-        framed.push_str(&format!("| {} |\n", boxes.join(" | ")));
-        if r % 3 == 2 {
-            framed.push_str("+-------+-------+-------+\n");
-        }
-    }
+    let framed = puzzle::to_grid_form(&puzzle::parse(QT_LINE).unwrap());
     for grid in [&plain, &framed] {
         let file = temp_file("grid.txt", grid);
         let out = sudoku(&["solve", file.to_str().unwrap()], None);

@@ -372,6 +372,29 @@ pub fn to_qt_data(grid: &Grid) -> String {
     out
 }
 
+/// Writes a grid in the grid form, framed as books print it: 9 rows of cells separated by
+/// spaces, `|` between boxes, a `+-------+-------+-------+` line around each band, `.` for an
+/// empty cell, each line ending in a newline.
+pub fn to_grid_form(grid: &Grid) -> String {
+    const BORDER: &str = "+-------+-------+-------+\n";
+    let mut out = String::with_capacity(13 * 26);
+    out.push_str(BORDER);
+    for (r, row) in grid.0.iter().enumerate() {
+        for (c, &d) in row.iter().enumerate() {
+            if c % 3 == 0 {
+                out.push_str("| ");
+            }
+            out.push(digit_char(d, '.'));
+            out.push(' ');
+        }
+        out.push_str("|\n");
+        if r % 3 == 2 {
+            out.push_str(BORDER);
+        }
+    }
+    out
+}
+
 /// The character for a cell value: `empty` for 0, the digit for 1..=9, `?` for anything else.
 fn digit_char(d: u8, empty: char) -> char {
     match d {
@@ -437,15 +460,9 @@ mod tests {
             7 . 3 | . 1 8 | . . .";
         assert_eq!(parse(drawn), Ok(want));
         // With a border all round.
-        let mut framed = String::from("+-------+-------+-------+\n");
-        for (r, row) in rows.iter().enumerate() {
-            let cells: Vec<String> = row.chars().map(String::from).collect();
-            let boxes: Vec<String> = cells.chunks(3).map(|c| c.join(" ")).collect();
-            framed.push_str(&format!("| {} |\n", boxes.join(" | ")));
-            if r % 3 == 2 {
-                framed.push_str("+-------+-------+-------+\n");
-            }
-        }
+        let framed = to_grid_form(&want);
+        assert!(framed.starts_with("+-------+-------+-------+\n| . . . | 2 6 . | 7 . 1 |\n"));
+        assert_eq!(framed.lines().count(), 13);
         assert!(is_grid_form(&framed));
         assert_eq!(parse(&framed), Ok(want));
     }
@@ -694,6 +711,7 @@ mod tests {
                 assert!(g.0.iter().flatten().all(|&d| d <= 9));
                 assert_eq!(parse(&to_line(&g)), Ok(g));
                 assert_eq!(parse(&to_qt_data(&g)), Ok(g));
+                assert_eq!(parse(&to_grid_form(&g)), Ok(g));
             } else {
                 let e = parse(&text).unwrap_err();
                 assert!(
