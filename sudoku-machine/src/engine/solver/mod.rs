@@ -125,6 +125,15 @@
 //!   mispredictions -4 %, CPU time hardest_1106 1.01, top1465 1.03;
 //! - [`HARD_AFTER`] at 8 again, in CPU time: top1465 1.00, serg 1.035; [`HARD_OPEN`] at 44:
 //!   top1465 0.99, serg 1.28.
+//! - (2026-12-02, later) in the hard part, one test per band (an OR of its nine
+//!   `cand ^ seen`) and, when one differs, all nine boards updated with no further test: a
+//!   first step toward whole-band updates. `profile_ours`, one pass under cachegrind
+//!   (`--branch-sim=yes`, the process including the dataset loading): hardest_1106 325 M ->
+//!   533 M instructions, 3.47 M -> 2.75 M mispredicted; top1465 207 M -> 284 M, 2.51 M ->
+//!   2.19 M; CPU time (20 passes of hardest_1106, `taskset -c 0`, three paired runs) 0.50 s
+//!   -> 0.97 s. A mispredicted test saved costs far less than the eight updates added:
+//!   a whole-band update pays only if it costs about one scalar board update, i.e. all nine
+//!   digits in vector lanes (the segment patterns by shifts and masks, not `SEG3` look-ups).
 //!
 //! # Search
 //!
