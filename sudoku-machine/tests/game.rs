@@ -315,7 +315,7 @@ fn the_window_is_told_how_each_game_ended_and_what_counted_as_help() {
         hints: 0,
         solution_checked: false,
     };
-    assert_eq!(g.heard.borrow().over, [unaided.clone()]);
+    assert_eq!(g.heard.borrow().over, std::slice::from_ref(&unaided));
     assert!(unaided.unaided());
 
     // The solution check on for a moment is help, even when it is off again at the end.
