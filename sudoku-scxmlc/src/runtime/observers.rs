@@ -92,8 +92,14 @@ impl<E> Observers<E> {
     }
 
     /// Whether a slot was disconnected since the last call.
+    #[inline]
     pub(crate) fn take_stale(&self) -> bool {
-        self.stale.take()
+        // Written only when set: every delivery asks, and almost every answer is `false`.
+        let stale = self.stale.get();
+        if stale {
+            self.stale.set(false);
+        }
+        stale
     }
 
     /// A new connected slot for `callback`, and its [`Connection`]. Dead slots of every list
