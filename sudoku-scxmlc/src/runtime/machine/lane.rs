@@ -213,6 +213,9 @@ impl<C: Chart> Machine<C> {
     /// Tells the state observers of `state` that it was entered (`true`) or exited.
     #[inline(always)]
     pub(super) fn tell_state(obs: &Observers<C::Event>, state: StateIndex, entered: bool) {
+        if !crate::runtime::observers::may_watch(obs.state_mask, state) {
+            return;
+        }
         for (index, slot) in obs.states.iter() {
             if *index == state {
                 slot.call(|f| f(entered));
