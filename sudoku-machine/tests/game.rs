@@ -301,6 +301,54 @@ fn solving_stops_the_clock_and_shows_the_final_time() {
 }
 
 #[test]
+fn the_window_is_told_how_each_game_ended_and_what_counted_as_help() {
+    use sudoku_machine::game::{Ending, GameOver};
+    let g = Game::new(NEARLY_SOLVED);
+    g.machine.advance_time(Duration::from_secs(75));
+    g.put(0, 0, 4);
+    let level = g.machine.with_data(|d| d.puzzle.level);
+    let unaided = GameOver {
+        outcome: Ending::Solved,
+        puzzle: g.machine.with_data(|d| d.puzzle.name.clone()),
+        level,
+        seconds: 75,
+        hints: 0,
+        solution_checked: false,
+    };
+    assert_eq!(g.heard.borrow().over, std::slice::from_ref(&unaided));
+    assert!(unaided.unaided());
+
+    // The solution check on for a moment is help, even when it is off again at the end.
+    let g = Game::new(NEARLY_SOLVED);
+    g.send(events::SETTINGS, json!({ "check": "solution" }));
+    g.send(events::SETTINGS, json!({ "check": "conflicts" }));
+    g.put(0, 0, 4);
+    let over = g.heard.borrow().over.clone();
+    assert!(over.len() == 1 && over[0].solution_checked && !over[0].unaided());
+
+    // A hint is help; a new attempt starts without any, under the option in force.
+    let g = Game::new(QT);
+    g.send(events::HINT, json!(null));
+    g.send(events::ANSWER, json!(null));
+    g.send(events::CONFIRM, json!(null));
+    let over = g.heard.borrow().over.clone();
+    assert_eq!(over.len(), 1);
+    assert_eq!((over[0].outcome, over[0].hints), (Ending::Revealed, 1));
+    g.send(events::START, json!(null));
+    assert!(g
+        .machine
+        .with_data(|d| !d.play.solution_checked && d.play.hints_used == 0));
+    g.send(events::SETTINGS, json!({ "check": "solution" }));
+    g.send(events::START, json!(null));
+    assert!(
+        g.machine.with_data(|d| d.play.solution_checked),
+        "the check was on when the attempt started"
+    );
+    // Stopping a game is not an ending the records count.
+    assert_eq!(g.heard.borrow().over.len(), 1);
+}
+
+#[test]
 fn the_window_s_stop_asks_when_there_is_something_to_lose_and_qt_s_stop_does_not() {
     let g = Game::new(QT);
     let v = g.send(events::END, json!(null));

@@ -24,6 +24,7 @@ use sudoku_scxmlc::runtime::Event;
 use crate::autosave::{Autosave, AutosaveError};
 use crate::library::{Library, Source};
 use crate::open::{browse, chooser_available, read_puzzle_file, OpenError};
+use crate::records::RecordBook;
 use crate::session::{self, real_clock, Clock, Session};
 use crate::show::{glossary, show};
 use crate::worker::Worker;
@@ -54,6 +55,7 @@ pub struct Ui {
     window: AppWindow,
     session: Session,
     library: Library,
+    records: RecordBook,
     worker: Worker,
     /// Feeds the live chart view.
     _chart: ChartMonitor,
@@ -81,6 +83,11 @@ impl Ui {
     /// The session: the machine with its clock and save.
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// The player's records (games solved, best times), as kept in `records.json`.
+    pub fn records(&self) -> sudoku_machine::game::Records {
+        self.records.records()
     }
 
     /// Whether a puzzle is being generated now.
@@ -176,6 +183,8 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
         config.save_dir.as_ref().map(|d| d.join("library.json")),
     );
 
+    let (records, records_notice) =
+        RecordBook::new(config.save_dir.as_ref().map(|d| d.join("records.json")));
     let (save, restored, notice) = match &config.save_dir {
         Some(dir) => open_save(dir),
         None => (None, None, None),
@@ -204,7 +213,7 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
     game.set_cells(cells.clone().into());
     game.set_puzzle_names(library.labels().into());
     game.set_glossary(glossary());
-    for notice in notice.iter().chain(&library_notice) {
+    for notice in notice.iter().chain(&library_notice).chain(&records_notice) {
         add_notice(&game, notice);
     }
     let w = window.as_weak();
@@ -233,6 +242,12 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
     );
     bind_callbacks(&window, &session, &library, phase, out_of_view);
     crate::export::bind(&window, &library);
+    let w = window.as_weak();
+    crate::records::bind(&window, session.machine(), &records, move |message| {
+        if let Some(window) = w.upgrade() {
+            add_notice(&window.global::<Game>(), message);
+        }
+    });
 
     let s = session.clone();
     window.window().on_close_requested(move || {
@@ -258,6 +273,7 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
         window,
         session,
         library,
+        records,
         worker,
         _chart: chart,
     })

@@ -14,6 +14,8 @@
 //! | [`session`] | the machine with its clock (a Slint timer fires delayed events) and journal |
 //! | [`autosave`] | the save: snapshot + append-only journal, compaction, set-aside |
 //! | [`library`] | the chooser's puzzles, the player's kept across runs |
+//! | [`records`] | the player's records (games solved, best times) and the Statistics dialog |
+//! | `store` | the JSON files kept beside the save: read, set aside when damaged, written atomically |
 //! | `worker` | puzzle generation on a thread, cancellable |
 //! | `keys` | which key submits which event |
 //! | `show` | the machine's view → `Game` properties |
@@ -36,8 +38,10 @@ mod keys;
 pub mod library;
 mod open;
 mod os_message;
+pub mod records;
 pub mod session;
 mod show;
+mod store;
 mod worker;
 
 pub use bind::{init, init_with, init_with_autosave, Config, Ui};

@@ -13,6 +13,7 @@ use sudoku_machine::datamodel::Grid;
 use sudoku_machine::puzzle::Puzzle;
 
 use crate::os_message::OsMessage;
+use crate::store::{self, Read};
 
 /// Generated puzzles kept in the chooser.
 pub const KEPT_GENERATED: usize = 10;
@@ -106,35 +107,24 @@ impl Library {
         let Some(file) = &self.file else {
             return (Stored::default(), None);
         };
-        let bytes = match std::fs::read(file) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Stored::default(), None),
-            Err(e) => {
-                return (
-                    Stored::default(),
-                    Some(format!(
-                        "Your puzzles could not be read from {} ({}); the chooser lists the \
-                         bundled ones only.",
-                        file.display(),
-                        OsMessage(&e)
-                    )),
-                )
-            }
-        };
-        match serde_json::from_slice::<Stored>(&bytes) {
-            Ok(stored) => (stored, None),
-            Err(e) => {
-                let bad = file.with_extension("json.bad");
-                let kept = match std::fs::rename(file, &bad) {
-                    Ok(()) => format!("it was moved to {}", bad.display()),
-                    Err(move_error) => {
-                        format!("it could not be moved aside ({})", OsMessage(&move_error))
-                    }
-                };
+        match store::read::<Stored>(file) {
+            Read::Missing => (Stored::default(), None),
+            Read::Loaded(stored) => (stored, None),
+            Read::Unreadable(e) => (
+                Stored::default(),
+                Some(format!(
+                    "Your puzzles could not be read from {} ({}); the chooser lists the \
+                     bundled ones only.",
+                    file.display(),
+                    OsMessage(&e)
+                )),
+            ),
+            Read::Damaged { error, aside } => {
+                let fate = store::fate(&aside);
                 (
                     Stored::default(),
                     Some(format!(
-                        "Your opened and generated puzzles could not be read from {} ({e}); {kept}.",
+                        "Your opened and generated puzzles could not be read from {} ({error}); {fate}.",
                         file.display()
                     )),
                 )
@@ -224,13 +214,7 @@ impl Library {
                 .cloned()
                 .collect(),
         };
-        let text = serde_json::to_vec_pretty(&stored).expect("puzzles always serialize");
-        let partial = file.with_extension("json.partial");
-        let written = file
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::write(&partial, text))
-            .and_then(|()| std::fs::rename(&partial, file));
+        let written = store::write(file, &stored);
         if let Err(e) = written {
             let message = format!(
                 "Your puzzles cannot be kept in {} ({}); the chooser lists them until the \

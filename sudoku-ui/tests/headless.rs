@@ -500,3 +500,70 @@ fn a_damaged_save_is_reported_in_the_window_and_set_aside() {
     assert!(files(&dir).contains(&"game.json.bad-2".to_owned()));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_solved_game_shows_the_statistics_and_the_best_time_is_kept() {
+    let dir = save_dir("records");
+    let nearly = || vec![puzzle("nearly solved", NEARLY_SOLVED)];
+    {
+        let h = start_with(nearly(), Some(dir.clone()));
+        h.wait(65_000);
+        h.click(0, 0);
+        h.key("4");
+        assert!(h.ui.machine().is_active(State::Solved));
+        assert!(h.game().get_stats_shown(), "solving opens the statistics");
+        let headline = h.game().get_stats_headline().to_string();
+        assert!(
+            headline.starts_with("Solved in 1:05 without help: your first best time for "),
+            "{headline}"
+        );
+        assert!(h.exists(&format!("Summary: {headline}")));
+        let rows: Vec<_> = h.game().get_stats_rows().iter().collect();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            (rows[0].solved.as_str(), rows[0].unaided.as_str()),
+            ("1", "1")
+        );
+        assert_eq!(
+            (rows[0].best.as_str(), rows[0].average.as_str()),
+            ("1:05", "1:05")
+        );
+        h.key(Key::Escape);
+        assert!(!h.game().get_stats_shown());
+
+        // Again, faster but with a hint: solved, not a best time.
+        h.press("Start");
+        h.wait(3_000);
+        h.press("Hint");
+        h.press("Hint");
+        assert!(h.ui.machine().is_active(State::Solved));
+        let headline = h.game().get_stats_headline().to_string();
+        assert_eq!(
+            headline,
+            "Solved in 0:03 with a hint: it counts as solved, not for the best time."
+        );
+        let rows: Vec<_> = h.game().get_stats_rows().iter().collect();
+        assert_eq!(
+            (
+                rows[0].solved.as_str(),
+                rows[0].unaided.as_str(),
+                rows[0].best.as_str()
+            ),
+            ("2", "1", "1:05")
+        );
+        assert_eq!(rows[0].average.as_str(), "0:34");
+    }
+    // The records are kept; the menu shows them without a summary.
+    let h = start_with(nearly(), Some(dir.clone()));
+    assert!(!h.game().get_stats_shown());
+    assert_eq!(h.ui.records().levels[0].solved, 2);
+    h.game().set_stats_shown(true);
+    assert!(!h.exists("No game finished yet. Solve a puzzle to see your times here."));
+    assert_eq!(h.game().get_stats_rows().row_count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // A first start has none.
+    let h = start();
+    h.game().set_stats_shown(true);
+    assert!(h.exists("No game finished yet. Solve a puzzle to see your times here."));
+}

@@ -11,6 +11,7 @@ use sudoku_scxmlc::runtime::Event;
 
 use super::hints::ShownHint;
 use super::history::{Change, Content, History, Move, MoveKind};
+use super::settings::CheckMode;
 use crate::datamodel::{event_cell, is_solved, is_valid_position, Grid, Position};
 use crate::engine::techniques::{bit, peers, Cell, ALL};
 
@@ -67,6 +68,10 @@ pub struct Play {
     /// `<onentry>`.
     #[serde(default)]
     pub notes_mode: bool,
+    /// Whether the solution check ([`CheckMode::Solution`]) was on at some moment of this
+    /// attempt (set by [`Play::note_check`]): the game then counts as solved with help.
+    #[serde(default)]
+    pub solution_checked: bool,
 }
 
 /// What a cell index means as `(row, column)`, for messages.
@@ -82,6 +87,13 @@ impl Play {
             values: *givens,
             ..Play::default()
         };
+    }
+
+    /// Remembers that the solution check was on during this attempt, when `check` is
+    /// [`CheckMode::Solution`]. The chart calls it when an attempt starts and whenever the
+    /// options change.
+    pub fn note_check(&mut self, check: CheckMode) {
+        self.solution_checked |= check == CheckMode::Solution;
     }
 
     /// Whether `cell` is one of the puzzle's givens.

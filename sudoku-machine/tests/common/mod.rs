@@ -9,7 +9,7 @@ use std::rc::Rc;
 use serde_json::{json, Value};
 use sudoku_machine::datamodel::Grid;
 use sudoku_machine::engine::unique_solution;
-use sudoku_machine::game::{view, View, ViewUpdate};
+use sudoku_machine::game::{view, GameOver, View, ViewUpdate};
 use sudoku_machine::{events, puzzle, State, Sudoku};
 use sudoku_scxmlc::runtime::{Event, RuntimeError};
 
@@ -27,6 +27,8 @@ pub struct Heard {
     pub errors: Vec<String>,
     /// The `puzzle` of each `puzzle.created` (a puzzle typed in edit mode and played).
     pub created: Vec<Value>,
+    /// The `result` of each `game.over` (how a game ended, for the window's records).
+    pub over: Vec<GameOver>,
 }
 
 /// The machine and what it sent the window.
@@ -95,6 +97,10 @@ impl Game {
         let h = heard.clone();
         machine.connect_to_event("puzzle.created", move |e: &Event| {
             h.borrow_mut().created.push(e.data["puzzle"].clone());
+        });
+        let h = heard.clone();
+        machine.connect_to_event("game.over", move |e: &Event| {
+            h.borrow_mut().over.push(e.param("result").unwrap());
         });
         let h = heard.clone();
         machine.connect_to_error(move |e: &RuntimeError| h.borrow_mut().errors.push(e.to_string()));

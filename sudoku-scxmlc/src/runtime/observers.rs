@@ -28,6 +28,10 @@ pub(crate) struct Observers<E> {
     pub(crate) typed: Vec<TypedSlot<E>>,
     pub(crate) errors: Vec<ErrorSlot>,
     pub(crate) logs: Vec<LogSlot>,
+    /// The states below 64 that `states` names (bit `s`; [`state_bit`]), dead slots'
+    /// states included until a connection drops them: a delivery walks `states` only for
+    /// an exited or entered state that may be watched ([`may_watch`]).
+    pub(crate) state_mask: u64,
     /// Set when a slot of these lists is disconnected (shared with every slot).
     stale: Rc<Cell<bool>>,
 }
@@ -40,6 +44,7 @@ impl<E> Clone for Observers<E> {
             typed: self.typed.clone(),
             errors: self.errors.clone(),
             logs: self.logs.clone(),
+            state_mask: self.state_mask,
             stale: Rc::clone(&self.stale),
         }
     }
@@ -53,9 +58,28 @@ impl<E> Default for Observers<E> {
             typed: Vec::new(),
             errors: Vec::new(),
             logs: Vec::new(),
+            state_mask: 0,
             stale: Rc::default(),
         }
     }
+}
+
+/// The bit of state `s` in a mask of watched states: states from 64 on have none (they
+/// are always walked, [`may_watch`]).
+#[inline]
+pub(crate) fn state_bit(s: StateIndex) -> u64 {
+    if s < 64 {
+        1 << s
+    } else {
+        0
+    }
+}
+
+/// Whether state `s` may have an observer, by the `mask` of [`state_bit`]s of the states
+/// observed (every state from 64 on may).
+#[inline(always)]
+pub(crate) fn may_watch(mask: u64, s: StateIndex) -> bool {
+    s >= 64 || mask & (1 << s) != 0
 }
 
 /// Which kinds of observer a machine has: what the interpreter must record.
@@ -92,8 +116,14 @@ impl<E> Observers<E> {
     }
 
     /// Whether a slot was disconnected since the last call.
+    #[inline]
     pub(crate) fn take_stale(&self) -> bool {
-        self.stale.take()
+        // Written only when set: every delivery asks, and almost every answer is `false`.
+        let stale = self.stale.get();
+        if stale {
+            self.stale.set(false);
+        }
+        stale
     }
 
     /// A new connected slot for `callback`, and its [`Connection`]. Dead slots of every list
@@ -107,6 +137,10 @@ impl<E> Observers<E> {
         self.typed.retain(|s| s.is_live());
         self.errors.retain(|s| s.is_live());
         self.logs.retain(|s| s.is_live());
+        self.state_mask = self
+            .states
+            .iter()
+            .fold(0, |mask, &(s, _)| mask | state_bit(s));
         let slot = Rc::new(Slot {
             connected: Cell::new(true),
             stale: Rc::clone(&self.stale),
@@ -192,5 +226,24 @@ impl fmt::Debug for Connection {
         f.debug_struct("Connection")
             .field("connected", &self.is_connected())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{may_watch, state_bit};
+
+    #[test]
+    fn the_state_mask_names_the_states_below_64_and_lets_the_others_through() {
+        let mask = state_bit(0) | state_bit(5) | state_bit(63) | state_bit(64) | state_bit(900);
+        assert_eq!(mask, 1 | 1 << 5 | 1 << 63);
+        for s in [0, 5, 63, 64, 65, 900, u32::MAX] {
+            assert!(may_watch(mask, s), "{s}");
+        }
+        for s in [1, 4, 6, 62] {
+            assert!(!may_watch(mask, s), "{s}");
+        }
+        assert!(!may_watch(0, 0));
+        assert!(may_watch(0, 64));
     }
 }

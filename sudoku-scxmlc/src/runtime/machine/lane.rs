@@ -104,12 +104,12 @@ impl<C: Chart> Machine<C> {
         // they are as the lane found them, empty.
         drop(core);
         let watch = shared.watch.get();
-        match moved.filter(|_| watch.states) {
+        let open = match moved.filter(|_| watch.states) {
             Some(moved) => self.lane_deliver_running(&event, None, Some(moved)),
             None if watch.events => self.lane_deliver_running(&event, None, None),
-            None => {}
-        }
-        if shared.lane.get() != LANE_OPEN {
+            None => shared.lane.get() == LANE_OPEN,
+        };
+        if !open {
             self.drain();
         }
         Ok(())
@@ -124,10 +124,12 @@ impl<C: Chart> Machine<C> {
         let follow_up = !core.ctx.external.is_empty();
         let batch = (!core.outbox.is_empty()).then(|| std::mem::take(&mut core.outbox));
         drop(core);
-        if shared.watch.get().events || batch.is_some() {
-            self.lane_deliver_running(event, batch, None);
-        }
-        if follow_up || shared.lane.get() != LANE_OPEN {
+        let open = if shared.watch.get().events || batch.is_some() {
+            self.lane_deliver_running(event, batch, None)
+        } else {
+            shared.lane.get() == LANE_OPEN
+        };
+        if follow_up || !open {
             if follow_up {
                 shared.quiet.set(false);
             }
@@ -137,23 +139,28 @@ impl<C: Chart> Machine<C> {
 
     /// [`lane_deliver`](Self::lane_deliver) with the lane marked [`LANE_RUNNING`] (what the
     /// observers submit is queued); the lane is open again afterwards unless they closed it.
+    /// Returns whether it is open (`false`: the caller drains the queue), so that the caller
+    /// does not load the lane byte again after writing it here.
     #[inline(always)]
     fn lane_deliver_running(
         &self,
         event: &C::Event,
         batch: Option<Vec<Notification>>,
         moved: Option<(&'static [StateIndex], &'static [StateIndex])>,
-    ) {
+    ) -> bool {
         let shared = &*self.inner;
         if shared.lane.get() != LANE_OPEN {
             // Closed by a nested call from the chart's code: the queue's loop reopens it.
             self.lane_deliver(event, batch, moved);
-            return;
+            return shared.lane.get() == LANE_OPEN;
         }
         shared.lane.set(LANE_RUNNING);
         self.lane_deliver(event, batch, moved);
         if shared.lane.get() == LANE_RUNNING {
             shared.lane.set(LANE_OPEN);
+            true
+        } else {
+            false
         }
     }
 
@@ -206,6 +213,9 @@ impl<C: Chart> Machine<C> {
     /// Tells the state observers of `state` that it was entered (`true`) or exited.
     #[inline(always)]
     pub(super) fn tell_state(obs: &Observers<C::Event>, state: StateIndex, entered: bool) {
+        if !crate::runtime::observers::may_watch(obs.state_mask, state) {
+            return;
+        }
         for (index, slot) in obs.states.iter() {
             if *index == state {
                 slot.call(|f| f(entered));

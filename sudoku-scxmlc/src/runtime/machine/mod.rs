@@ -637,7 +637,9 @@ impl<C: Chart> Machine<C> {
         self.inner.lane.set(LANE_CLOSED);
         let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(bool)>);
         let slot: StateSlot = slot;
-        obs.states.push((C::index(state), slot));
+        let index = C::index(state);
+        obs.state_mask |= super::observers::state_bit(index);
+        obs.states.push((index, slot));
         self.inner.watch.set(obs.watch());
         connection
     }

@@ -148,6 +148,9 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
     /// Tells the state callbacks that `s` was entered (`true`) or exited.
     #[inline(always)]
     fn tell_boxed_state(&mut self, s: StateIndex, entered: bool) {
+        if !crate::runtime::observers::may_watch(self.callbacks.state_mask, s) {
+            return;
+        }
         for (index, f) in &mut self.callbacks.states {
             if *index == s {
                 f(entered);

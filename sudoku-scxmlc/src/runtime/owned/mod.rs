@@ -121,6 +121,9 @@ type LogCallback = Box<dyn FnMut(&str, &Value) + Send>;
 /// The callbacks of a [`Core`].
 struct Callbacks<E> {
     states: Vec<(super::StateIndex, StateCallback)>,
+    /// The states below 64 that `states` names (bit `s`), so that a lane step skips the
+    /// walk of `states` for an exited or entered state nobody watches.
+    state_mask: u64,
     events: Vec<(Vec<String>, EventCallback)>,
     typed: Vec<TypedCallback<E>>,
     errors: Vec<ErrorCallback>,
@@ -131,6 +134,7 @@ impl<E> Default for Callbacks<E> {
     fn default() -> Self {
         Callbacks {
             states: Vec::new(),
+            state_mask: 0,
             events: Vec::new(),
             typed: Vec::new(),
             errors: Vec::new(),
@@ -388,7 +392,9 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
     /// Calls `f(true)` whenever `state` is entered and `f(false)` whenever it is exited,
     /// after the macrostep in which it happened.
     pub fn on_state(&mut self, state: C::State, f: impl FnMut(bool) + Send + 'static) {
-        self.callbacks.states.push((C::index(state), Box::new(f)));
+        let index = C::index(state);
+        self.callbacks.state_mask |= crate::runtime::observers::state_bit(index);
+        self.callbacks.states.push((index, Box::new(f)));
         self.settled();
     }
 
