@@ -45,15 +45,7 @@ impl Entry {
     /// What the chooser shows: `name · Level`.
     pub fn label(&self) -> String {
         match self.puzzle.level {
-            Some(level) => {
-                let name = level.name();
-                format!(
-                    "{} · {}{}",
-                    self.puzzle.name,
-                    name[..1].to_uppercase(),
-                    &name[1..]
-                )
-            }
+            Some(level) => format!("{} · {}", self.puzzle.name, level.label()),
             None => self.puzzle.name.clone(),
         }
     }

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use slint::{ComponentHandle, SharedString, VecModel};
+use sudoku_machine::engine::Level;
 use sudoku_machine::events;
 use sudoku_machine::game::records::summary;
 use sudoku_machine::game::{clock_text, Ending, GameOver, LevelRecord, Recorded, Records};
@@ -107,10 +108,7 @@ fn rows(records: &Records) -> Vec<StatRow> {
 }
 
 fn row(r: &LevelRecord) -> StatRow {
-    let level = r.level.map_or("Ungraded".to_owned(), |l| {
-        let name = l.name();
-        name[..1].to_uppercase() + &name[1..]
-    });
+    let level = r.level.map_or("Ungraded", Level::label);
     let time = |t: Option<u64>| SharedString::from(t.map_or("–".to_owned(), clock_text));
     StatRow {
         level: level.into(),
@@ -160,7 +158,6 @@ pub(crate) fn bind(
 mod tests {
     use super::*;
     use slint::Model;
-    use sudoku_machine::engine::Level;
 
     fn solved(level: Option<Level>, seconds: u64) -> GameOver {
         GameOver {

@@ -191,10 +191,7 @@ impl Records {
 /// What the window says about a game that ended: "Solved in 4:05 without help: a new best
 /// time for Hard (was 5:12)."
 pub fn summary(game: &GameOver, recorded: Recorded) -> String {
-    let level = game.level.map_or("ungraded puzzles".to_owned(), |l| {
-        let name = l.name();
-        name[..1].to_uppercase() + &name[1..]
-    });
+    let level = game.level.map_or("ungraded puzzles", Level::label);
     let time = clock_text(game.seconds);
     let mut text = String::new();
     match recorded {
