@@ -183,12 +183,16 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
         config.save_dir.as_ref().map(|d| d.join("library.json")),
     );
 
-    let (records, records_notice) =
-        RecordBook::new(config.save_dir.as_ref().map(|d| d.join("records.json")));
     let (save, restored, notice) = match &config.save_dir {
         Some(dir) => open_save(dir),
         None => (None, None, None),
     };
+    // The records are the folder's: only the window that holds it (its save) keeps them, so
+    // that a second window cannot write over the first one's games.
+    let records_file = (config.save_dir.as_ref())
+        .filter(|_| save.is_some())
+        .map(|d| d.join("records.json"));
+    let (records, records_notice) = RecordBook::new(records_file);
     let fresh = restored.is_none();
     let machine = restored.unwrap_or_else(|| {
         let machine = Sudoku::new();

@@ -567,3 +567,26 @@ fn a_solved_game_shows_the_statistics_and_the_best_time_is_kept() {
     h.game().set_stats_shown(true);
     assert!(h.exists("No game finished yet. Solve a puzzle to see your times here."));
 }
+
+#[test]
+fn a_second_window_on_the_same_save_does_not_write_the_records() {
+    let dir = save_dir("records-busy");
+    let nearly = || vec![puzzle("nearly solved", NEARLY_SOLVED)];
+    let first = start_with(nearly(), Some(dir.clone()));
+    let second = start_with(nearly(), Some(dir.clone()));
+    assert!(second.game().get_notice().contains("Another Sudoku window"));
+    second.key(Key::Escape); // the notice read
+    second.click(0, 0);
+    second.key("4");
+    assert!(
+        second.game().get_stats_shown(),
+        "its game is still summed up"
+    );
+    assert!(!dir.join("records.json").exists(), "but not kept");
+    first.click(0, 0);
+    first.key("4");
+    assert_eq!(first.ui.records().levels[0].solved, 1);
+    assert!(dir.join("records.json").exists());
+    drop((first, second));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
