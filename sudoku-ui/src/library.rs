@@ -11,6 +11,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 use slint::{SharedString, VecModel};
 use sudoku_machine::datamodel::Grid;
+use sudoku_machine::game::LoadRequest;
 use sudoku_machine::puzzle::Puzzle;
 
 use crate::os_message::OsMessage;
@@ -63,7 +64,19 @@ pub struct Library {
     entries: Rc<RefCell<Vec<Entry>>>,
     labels: Rc<VecModel<SharedString>>,
     file: Option<PathBuf>,
+    /// Stored puzzles that cannot be played: not listed, written back with the others.
+    unlisted: Rc<RefCell<Vec<Entry>>>,
     on_store_error: Rc<RefCell<Option<StoreErrorHandler>>>,
+}
+
+/// Why a stored puzzle cannot be played, or `None`.
+fn problem(entry: &Entry) -> Option<String> {
+    LoadRequest {
+        givens: entry.puzzle.givens,
+        name: String::new(),
+        level: None,
+    }
+    .problem()
 }
 
 /// What [`Library::on_store_error`] calls with the message for the window.
@@ -71,13 +84,16 @@ type StoreErrorHandler = Box<dyn Fn(String)>;
 
 impl Library {
     /// The bundled `puzzles`, then the player's puzzles stored in `file` (if given). A file
-    /// that cannot be read as puzzles is set aside (renamed `library.json.bad`, replacing an
-    /// older one) and the second value says so, for the window.
+    /// that cannot be read as puzzles is set aside (renamed `library.json.bad-N`, the last
+    /// three kept) and the second value says so, for the window. A stored puzzle that cannot
+    /// be played (a cell above 9, clashing givens: a hand-edited file) is not listed but kept
+    /// in the file, and the second value names it.
     pub fn new(puzzles: Vec<Puzzle>, file: Option<PathBuf>) -> (Self, Option<String>) {
         let library = Library {
             entries: Rc::default(),
             labels: Rc::new(VecModel::default()),
             file,
+            unlisted: Rc::default(),
             on_store_error: Rc::default(),
         };
         for puzzle in puzzles {
@@ -86,13 +102,42 @@ impl Library {
                 source: Source::Bundled,
             });
         }
-        let (stored, notice) = library.read_stored();
-        for entry in stored.puzzles {
-            if entry.source != Source::Bundled && library.index_of(&entry.puzzle.givens).is_none() {
-                library.push(entry);
-            }
+        let (stored, mut notice) = library.read_stored();
+        let refused = library.take_in(stored.puzzles);
+        if !refused.is_empty() {
+            let file = library
+                .file
+                .as_ref()
+                .expect("stored puzzles come from a file");
+            notice = Some(format!(
+                "Puzzles in {} that cannot be played are not listed (they stay in the file): {}.",
+                file.display(),
+                refused.join("; ")
+            ));
         }
         (library, notice)
+    }
+
+    /// Lists the stored `entries` this library does not list yet and keeps aside those that
+    /// cannot be played; returns the newly kept-aside ones, as "“name”: why".
+    fn take_in(&self, entries: Vec<Entry>) -> Vec<String> {
+        let mut refused = Vec::new();
+        for entry in entries {
+            let givens = entry.puzzle.givens;
+            if entry.source == Source::Bundled || self.index_of(&givens).is_some() {
+                continue;
+            }
+            let Some(why) = problem(&entry) else {
+                self.push(entry);
+                continue;
+            };
+            let mut unlisted = self.unlisted.borrow_mut();
+            if !unlisted.iter().any(|e| e.puzzle.givens == givens) {
+                refused.push(format!("“{}”: {why}", entry.puzzle.name));
+                unlisted.push(entry);
+            }
+        }
+        refused
     }
 
     /// The stored puzzles, or none and a notice when the file is damaged.
@@ -193,13 +238,7 @@ impl Library {
         let Some(file) = &self.file else { return };
         match store::read::<Stored>(file) {
             Read::Loaded(stored) => {
-                for entry in stored.puzzles {
-                    if entry.source != Source::Bundled
-                        && self.index_of(&entry.puzzle.givens).is_none()
-                    {
-                        self.push(entry);
-                    }
-                }
+                self.take_in(stored.puzzles);
             }
             Read::Damaged { error, aside } => self.report(format!(
                 "Your puzzles file {} was damaged ({error}); {}, and this window's puzzles \
@@ -245,6 +284,7 @@ impl Library {
                 .borrow()
                 .iter()
                 .filter(|e| e.source != Source::Bundled)
+                .chain(self.unlisted.borrow().iter())
                 .cloned()
                 .collect(),
         };
@@ -270,7 +310,7 @@ mod tests {
     fn puzzle(name: &str, seed: u8) -> Puzzle {
         let mut givens = Grid::default();
         givens.0[0][0] = seed % 9 + 1;
-        givens.0[1][seed as usize % 9] = 1 + (seed / 9) % 9;
+        givens.0[4][4] = 1 + (seed / 9) % 9;
         Puzzle {
             name: name.into(),
             givens,
@@ -308,8 +348,8 @@ mod tests {
         let (damaged, notice) = Library::new(vec![puzzle("bundled", 0)], Some(file.clone()));
         assert_eq!(damaged.len(), 1);
         assert!(notice.unwrap().contains("could not be read"));
-        assert!(file.with_extension("json.bad").exists());
-        std::fs::remove_file(file.with_extension("json.bad")).unwrap();
+        assert!(file.with_extension("json.bad-1").exists());
+        std::fs::remove_file(file.with_extension("json.bad-1")).unwrap();
     }
 
     #[test]
@@ -350,7 +390,7 @@ mod tests {
             "{:?}",
             heard.borrow()
         );
-        assert!(file.with_extension("json.bad").exists());
+        assert!(file.with_extension("json.bad-1").exists());
         let (after, notice) = Library::new(bundled(), Some(file.clone()));
         assert_eq!(notice, None);
         let names: Vec<_> = (0..after.len())
@@ -361,7 +401,56 @@ mod tests {
             ["bundled", "first's", "third"],
             "what the first window listed (the damaged file, with the second's, is kept aside)"
         );
-        std::fs::remove_file(file.with_extension("json.bad")).unwrap();
+        std::fs::remove_file(file.with_extension("json.bad-1")).unwrap();
+        std::fs::remove_file(&file).unwrap();
+    }
+
+    #[test]
+    fn a_stored_puzzle_that_cannot_be_played_is_not_listed_but_kept() {
+        let file = std::env::temp_dir().join(format!(
+            "sudoku-library-unplayable-{}.json",
+            std::process::id()
+        ));
+        let mut bad = puzzle("Evil", 1);
+        bad.givens.0[8][8] = 200;
+        let stored = Stored {
+            puzzles: vec![
+                Entry {
+                    puzzle: bad,
+                    source: Source::File,
+                },
+                Entry {
+                    puzzle: puzzle("fine", 2),
+                    source: Source::File,
+                },
+            ],
+        };
+        store::write(&file, &stored).unwrap();
+        let (lib, notice) = Library::new(vec![], Some(file.clone()));
+        let notice = notice.expect("the player is told");
+        assert!(
+            notice.starts_with("Puzzles in ")
+                && notice.ends_with(
+                    "(they stay in the file): “Evil”: the puzzle has a cell that is not a digit."
+                ),
+            "{notice}"
+        );
+        assert_eq!(lib.len(), 1);
+        assert_eq!(lib.get(0).unwrap().name, "fine");
+        lib.add(puzzle("new", 3), Source::Mine);
+        let Read::Loaded(back) = store::read::<Stored>(&file) else {
+            panic!("written back")
+        };
+        let names: Vec<_> = back
+            .puzzles
+            .iter()
+            .map(|e| e.puzzle.name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            ["fine", "new", "Evil"],
+            "the unplayable one is not lost"
+        );
         std::fs::remove_file(&file).unwrap();
     }
 

@@ -27,13 +27,26 @@ pub struct RecordBook {
     records: Rc<RefCell<Records>>,
     rows: Rc<VecModel<StatRow>>,
     file: Option<PathBuf>,
+    /// Whether this window writes the file (only the window that holds the save folder does).
+    keeps: bool,
 }
 
 impl RecordBook {
     /// The records kept in `file` (none kept without one). A file that cannot be read as
-    /// records is set aside (`records.json.bad`) and the second value says so, for the
+    /// records is set aside (`records.json.bad-N`, the last three kept) and the second value says so, for the
     /// window; the records then start again from nothing.
     pub fn new(file: Option<PathBuf>) -> (Self, Option<String>) {
+        Self::open(file, true)
+    }
+
+    /// The records kept in `file`, shown but never written: a second window on the same
+    /// save folder shows the player's records while the first one keeps them. Its own
+    /// games are counted until it is closed.
+    pub fn read_only(file: PathBuf) -> (Self, Option<String>) {
+        Self::open(Some(file), false)
+    }
+
+    fn open(file: Option<PathBuf>, keeps: bool) -> (Self, Option<String>) {
         let (records, notice) = match &file {
             None => (Records::default(), None),
             Some(file) => match store::read::<Records>(file) {
@@ -65,6 +78,7 @@ impl RecordBook {
             rows: Rc::new(VecModel::from(rows(&records))),
             records: Rc::new(RefCell::new(records)),
             file,
+            keeps,
         };
         (book, notice)
     }
@@ -87,7 +101,7 @@ impl RecordBook {
     pub fn add(&self, game: &GameOver) -> (Recorded, Result<(), String>) {
         let recorded = self.records.borrow_mut().add(game);
         self.rows.set_vec(rows(&self.records.borrow()));
-        let Some(file) = &self.file else {
+        let Some(file) = self.file.as_ref().filter(|_| self.keeps) else {
             return (recorded, Ok(()));
         };
         let stored = store::write(file, &*self.records.borrow()).map_err(|e| {
@@ -105,8 +119,12 @@ impl RecordBook {
     ///
     /// # Errors
     /// When the file cannot be written, the message for the window (the records shown are
-    /// empty until the window is closed; the file keeps the old ones).
+    /// empty until the window is closed; the file keeps the old ones). A
+    /// [`read_only`](Self::read_only) book resets nothing and says where to do it.
     pub fn reset(&self) -> Result<(), String> {
+        if !self.keeps {
+            return Err("Another Sudoku window keeps your records: reset them there.".into());
+        }
         *self.records.borrow_mut() = Records::default();
         self.rows.set_vec(Vec::new());
         let Some(file) = &self.file else {
@@ -230,7 +248,7 @@ mod tests {
         let notice = notice.unwrap();
         assert!(
             notice.starts_with("Your records could not be read from ")
-                && notice.contains("records.json.bad"),
+                && notice.contains("records.json.bad-1"),
             "{notice}"
         );
         assert_eq!(damaged.records(), Records::default());

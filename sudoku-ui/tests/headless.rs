@@ -602,6 +602,19 @@ fn a_second_window_on_the_same_save_does_not_write_the_records() {
     first.key("4");
     assert_eq!(first.ui.records().levels[0].solved, 1);
     assert!(dir.join("records.json").exists());
-    drop((first, second));
+    // A window opened now shows the records the first keeps, and leaves them to it.
+    let third = start_with(nearly(), Some(dir.clone()));
+    third.key(Key::Escape); // the notice read
+    assert_eq!(third.ui.records().levels[0].solved, 1);
+    third.game().set_stats_shown(true);
+    third.press("Reset statistics…");
+    third.press("Reset");
+    assert_eq!(third.ui.records().levels[0].solved, 1, "not reset here");
+    assert_eq!(
+        third.game().get_notice(),
+        "Another Sudoku window keeps your records: reset them there."
+    );
+    assert_eq!(first.ui.records().levels[0].solved, 1);
+    drop((first, second, third));
     std::fs::remove_dir_all(&dir).unwrap();
 }
