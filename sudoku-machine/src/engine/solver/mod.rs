@@ -459,6 +459,13 @@ mod tests {
         assert_eq!(EXPAND[0b000_000_010], 0b111_000);
         assert_eq!(COL_SINGLE[0b110_010_111], 0b000_010_000 * COLUMNS_TO_BAND);
         assert_eq!(PEERS_IN_BAND[0].count_ones(), 8 + 2 + 2 + 2 - 2 + 2);
+        for m in (0..BAND).step_by(9973).chain([BAND, 0o700_070_007]) {
+            let rows = SEG3[(m & 511) as usize]
+                | SEG3[((m >> 9) & 511) as usize] << 3
+                | SEG3[((m >> 18) & 511) as usize] << 6;
+            assert_eq!(segments(m), transposed(rows as usize), "{m:o}");
+            assert_eq!(u32::from(SHRUNK[segments(m)]), u32::from(SHRINK[rows as usize]));
+        }
     }
 
     #[test]
