@@ -13,7 +13,7 @@ use super::envelope::{self, ChartEvent, Envelope, Submission};
 use super::fast_path::QUIET_SLOW;
 use super::interpreter::{Interpreter, Notification};
 use super::observers::{
-    Connection, ErrorSlot, EventSlot, LogSlot, Observers, StateSlot, TypedSlot, Watch,
+    Connection, ErrorSlot, EventSlot, LogSlot, ObserverCell, StateSlot, TypedSlot, Watch,
 };
 use super::snapshot::{Snapshot, SnapshotError};
 use super::{normalize_descriptor, Chart, Event, InitError, RuntimeError, StateIndex};
@@ -77,7 +77,7 @@ struct Shared<C: Chart> {
     /// brought up to date after each delivery).
     watch: Cell<Watch>,
     /// The observers, copy-on-write (a delivery holds a snapshot).
-    observers: RefCell<Rc<Observers<C::Event>>>,
+    observers: ObserverCell<C::Event>,
     /// A reused notification buffer.
     spare: RefCell<Vec<Notification>>,
     /// Nothing is queued, processing or observed (no state or event observer connected),
@@ -205,7 +205,7 @@ impl<C: Chart> Machine<C> {
                 advance_target: Cell::new(None),
                 precomputed: Cell::new(true),
                 watch: Cell::new(Watch::default()),
-                observers: RefCell::new(Rc::default()),
+                observers: ObserverCell::default(),
                 spare: RefCell::new(Vec::new()),
                 quiet: Cell::new(false),
                 quiet_cells: Cell::new(&[]),
@@ -281,10 +281,21 @@ impl<C: Chart> Machine<C> {
         self.inner.core.try_borrow_mut()
     }
 
+    /// Whether [`quiet_move`](Self::quiet_move) can move at all. A chart whose generated
+    /// `quiet_step` is `None` throughout (the generator found no cell: it then inlines the
+    /// lane at the call site, `Chart::LANE_AT_CALL_SITE`) never moves quietly, so the
+    /// interpreter never has to [catch up](Self::catch_up) with it.
+    const QUIET_MOVES: bool = !(C::QUIET_STEPS && C::LANE_AT_CALL_SITE);
+
     /// Hands the quiet macrosteps' progress (atomic state, last event) to the interpreter.
     #[inline]
     fn catch_up(&self) {
         let shared = &*self.inner;
+        if !Self::QUIET_MOVES {
+            // `quiet_event` is written only by `quiet_move`, which returns at once here.
+            debug_assert_eq!(shared.quiet_event.get(), CAUGHT_UP);
+            return;
+        }
         let event = shared.quiet_event.get();
         if event != CAUGHT_UP {
             if let Ok(mut core) = shared.core.try_borrow_mut() {
@@ -493,7 +504,10 @@ impl<C: Chart> Machine<C> {
     #[inline(always)]
     fn quiet_move(&self, name: &str) -> bool {
         let shared = &*self.inner;
-        if !shared.precomputed.get() {
+        // `quiet` is set only with precomputed steps on (`is_quiet`), and turning them off
+        // clears it: every caller has checked it.
+        debug_assert!(shared.precomputed.get() && shared.quiet.get());
+        if !Self::QUIET_MOVES {
             return false;
         }
         let Some(index) = C::event_index(name) else {
@@ -631,16 +645,26 @@ impl<C: Chart> Machine<C> {
     /// (Qt's `connectToState`), after the macrostep in which it happened. Not called for the
     /// current configuration at the time of connecting.
     pub fn connect_to_state(&self, state: C::State, f: impl FnMut(bool) + 'static) -> Connection {
-        self.inner.quiet.set(false);
-        let mut guard = self.inner.observers.borrow_mut();
-        let obs = Rc::make_mut(&mut guard);
-        self.inner.lane.set(LANE_CLOSED);
-        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(bool)>);
-        let slot: StateSlot = slot;
         let index = C::index(state);
-        obs.state_mask |= super::observers::state_bit(index);
-        obs.states.push((index, slot));
-        self.inner.watch.set(obs.watch());
+        self.connect(Box::new(f) as Box<dyn FnMut(bool)>, |obs, slot| {
+            let slot: StateSlot = slot;
+            obs.states.push((index, slot));
+        })
+    }
+
+    /// Connects an observer whose kind puts the machine off the quiet path and the lane's
+    /// current recording: `add` puts its slot onto its list.
+    fn connect<F: ?Sized + 'static>(
+        &self,
+        f: Box<F>,
+        add: impl FnOnce(&mut super::observers::Observers<C::Event>, Rc<super::observers::Slot<F>>),
+    ) -> Connection {
+        self.inner.quiet.set(false);
+        self.inner.lane.set(LANE_CLOSED);
+        let connection = self.inner.observers.connect(f, add);
+        // Read after `connect` returns: a callback it dropped may have connected more.
+        let watch = self.inner.observers.with(|lists| lists.watch());
+        self.inner.watch.set(watch);
         connection
     }
 
@@ -657,26 +681,23 @@ impl<C: Chart> Machine<C> {
             .split_ascii_whitespace()
             .map(|d| normalize_descriptor(d).to_owned())
             .collect();
-        self.inner.quiet.set(false);
-        let mut guard = self.inner.observers.borrow_mut();
-        let obs = Rc::make_mut(&mut guard);
-        self.inner.lane.set(LANE_CLOSED);
-        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&Event)>);
-        let slot: EventSlot = slot;
-        obs.events.push((descriptors, slot));
-        self.inner.watch.set(obs.watch());
-        connection
+        self.connect(Box::new(f) as Box<dyn FnMut(&Event)>, |obs, slot| {
+            let slot: EventSlot = slot;
+            obs.events.push((descriptors, slot));
+        })
     }
 
     /// Calls `f(&error)` for every [`RuntimeError`]: failed executable content (which also
     /// raised `error.execution`) and abandoned macrosteps.
     pub fn connect_to_error(&self, f: impl FnMut(&RuntimeError) + 'static) -> Connection {
-        let mut guard = self.inner.observers.borrow_mut();
-        let obs = Rc::make_mut(&mut guard);
-        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&RuntimeError)>);
-        let slot: ErrorSlot = slot;
-        obs.errors.push(slot);
-        connection
+        // Error observers change nothing the machine records: no `watch`, no lane to close.
+        self.inner.observers.connect(
+            Box::new(f) as Box<dyn FnMut(&RuntimeError)>,
+            |obs, slot| {
+                let slot: ErrorSlot = slot;
+                obs.errors.push(slot);
+            },
+        )
     }
 
     /// Calls `f(&event)` for every external event of the chart's names that the machine
@@ -685,30 +706,20 @@ impl<C: Chart> Machine<C> {
     /// names (submitted by name only) reach only [`connect_to_event`](Machine::connect_to_event)
     /// observers.
     pub fn observe(&self, f: impl FnMut(&C::Event) + 'static) -> Connection {
-        self.inner.quiet.set(false);
-        let mut guard = self.inner.observers.borrow_mut();
-        let obs = Rc::make_mut(&mut guard);
-        self.inner.lane.set(LANE_CLOSED);
-        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&C::Event)>);
-        let slot: TypedSlot<C::Event> = slot;
-        obs.typed.push(slot);
-        self.inner.watch.set(obs.watch());
-        connection
+        self.connect(Box::new(f) as Box<dyn FnMut(&C::Event)>, |obs, slot| {
+            let slot: TypedSlot<C::Event> = slot;
+            obs.typed.push(slot);
+        })
     }
 
     /// Calls `f(label, value)` for every `<log>` the chart runs (SCXML 1.0, 4.6; Qt's `log`
     /// signal), after the macrostep in which it ran. Every `<log>` is also a `tracing`
     /// `info!` record with target `scxml`.
     pub fn connect_to_log(&self, f: impl FnMut(&str, &Value) + 'static) -> Connection {
-        self.inner.quiet.set(false);
-        let mut guard = self.inner.observers.borrow_mut();
-        let obs = Rc::make_mut(&mut guard);
-        self.inner.lane.set(LANE_CLOSED);
-        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&str, &Value)>);
-        let slot: LogSlot = slot;
-        obs.logs.push(slot);
-        self.inner.watch.set(obs.watch());
-        connection
+        self.connect(Box::new(f) as Box<dyn FnMut(&str, &Value)>, |obs, slot| {
+            let slot: LogSlot = slot;
+            obs.logs.push(slot);
+        })
     }
 
     /// The machine time: zero at start, moved only by [`advance_time`](Machine::advance_time).
