@@ -74,7 +74,7 @@ impl<C: Chart> Machine<C> {
                 if shared.quiet.get() {
                     // Quiet but for this event's macrostep: keep the row in step.
                     match core.quiet_row_now() {
-                        Some(row) => shared.quiet_row.set(row),
+                        Some(row) => shared.quiet_at.set_row(row),
                         None => shared.quiet.set(false),
                     }
                 }
@@ -204,7 +204,9 @@ impl<C: Chart> Machine<C> {
         // Observers disconnected by now need nothing recorded any more (the snapshot shares
         // the lists' flag).
         if obs.take_stale() {
-            shared.watch.set(shared.observers.with(|lists| lists.watch()));
+            shared
+                .watch
+                .set(shared.observers.with(|lists| lists.watch()));
             shared.lane.set(LANE_CLOSED);
         }
     }

@@ -82,17 +82,15 @@ struct Shared<C: Chart> {
     spare: RefCell<Vec<Notification>>,
     /// Nothing is queued, processing or observed (no state or event observer connected),
     /// and the interpreter is [prepared](Interpreter::prepare_quiet) for precomputed
-    /// macrosteps: `submit_event` may apply one by moving `quiet_row` alone. Set after each
+    /// macrosteps: `submit_event` may apply one by moving `quiet_at`'s row alone. Set after each
     /// outermost call that processed events; cleared when that starts, when an observer
     /// connects, and while user code runs with the interpreter borrowed.
     quiet: Cell<bool>,
     /// The chart's [`quiet cells`](super::fast_path::FastPath::quiet_cells).
     quiet_cells: Cell<&'static [u32]>,
-    /// The row of the active atomic state in `quiet_cells`.
-    quiet_row: Cell<u32>,
-    /// The name index of the last event a quiet macrostep processed, when the interpreter
-    /// has not caught up with it yet ([`Interpreter::catch_up_quiet`]); [`CAUGHT_UP`].
-    quiet_event: Cell<u32>,
+    /// Where the quiet macrosteps are: the row of the active atomic state in
+    /// `quiet_cells`, and the last event they processed ([`QuietAt`]).
+    quiet_at: QuietAt,
     /// The chart's typed lane ([`Chart::lane`], `runtime/lane.rs`): [`LANE_OPEN`] while
     /// nothing is queued, processing or advancing, the machine runs with precomputed steps
     /// on, no observer connected by descriptor string is there, and the interpreter records
@@ -110,8 +108,54 @@ type Interp<C> = Interpreter<<C as Chart>::Data, <C as Chart>::Event>;
 /// The default of [`Machine::set_max_steps_per_call`].
 pub const DEFAULT_MAX_STEPS_PER_CALL: usize = 1_000_000;
 
-/// `Shared::quiet_event` when the interpreter is up to date.
+/// [`QuietAt::event`] when the interpreter is up to date.
 const CAUGHT_UP: u32 = u32::MAX;
+
+/// Where the quiet macrosteps are, as one word (one store per quiet move): the row of the
+/// active atomic state in the quiet cells (low half), and the name index of the last event
+/// a quiet macrostep processed when the interpreter has not caught up with it yet
+/// ([`Interpreter::catch_up_quiet`]), else [`CAUGHT_UP`] (high half).
+struct QuietAt(Cell<u64>);
+
+impl QuietAt {
+    /// At `row`, caught up.
+    fn new(row: u32) -> Self {
+        QuietAt(Cell::new(Self::word(row, CAUGHT_UP)))
+    }
+
+    #[inline(always)]
+    fn word(row: u32, event: u32) -> u64 {
+        u64::from(row) | u64::from(event) << 32
+    }
+
+    /// The row of the active atomic state.
+    #[inline(always)]
+    fn row(&self) -> u32 {
+        self.0.get() as u32
+    }
+
+    /// The last event not caught up with, or [`CAUGHT_UP`].
+    #[inline(always)]
+    fn event(&self) -> u32 {
+        (self.0.get() >> 32) as u32
+    }
+
+    /// A quiet macrostep of the event `event` moved to `row`.
+    #[inline(always)]
+    fn moved(&self, row: u32, event: u32) {
+        self.0.set(Self::word(row, event));
+    }
+
+    /// The row is `row` (the event is kept).
+    fn set_row(&self, row: u32) {
+        self.0.set(Self::word(row, self.event()));
+    }
+
+    /// The interpreter caught up (the row is kept).
+    fn caught_up(&self) {
+        self.0.set(Self::word(self.row(), CAUGHT_UP));
+    }
+}
 
 /// Resets the `processing` flag even when an observer panics.
 struct ProcessingGuard<'a>(&'a Cell<bool>);
@@ -209,8 +253,7 @@ impl<C: Chart> Machine<C> {
                 spare: RefCell::new(Vec::new()),
                 quiet: Cell::new(false),
                 quiet_cells: Cell::new(&[]),
-                quiet_row: Cell::new(0),
-                quiet_event: Cell::new(CAUGHT_UP),
+                quiet_at: QuietAt::new(0),
                 lane: Cell::new(LANE_CLOSED),
                 _chart: PhantomData,
             }),
@@ -292,15 +335,15 @@ impl<C: Chart> Machine<C> {
     fn catch_up(&self) {
         let shared = &*self.inner;
         if !Self::QUIET_MOVES {
-            // `quiet_event` is written only by `quiet_move`, which returns at once here.
-            debug_assert_eq!(shared.quiet_event.get(), CAUGHT_UP);
+            // The event is written only by `quiet_move`, which returns at once here.
+            debug_assert_eq!(shared.quiet_at.event(), CAUGHT_UP);
             return;
         }
-        let event = shared.quiet_event.get();
+        let event = shared.quiet_at.event();
         if event != CAUGHT_UP {
             if let Ok(mut core) = shared.core.try_borrow_mut() {
-                core.catch_up_quiet(shared.quiet_row.get(), event as usize);
-                shared.quiet_event.set(CAUGHT_UP);
+                core.catch_up_quiet(shared.quiet_at.row(), event as usize);
+                shared.quiet_at.caught_up();
             }
         }
     }
@@ -513,7 +556,7 @@ impl<C: Chart> Machine<C> {
         let Some(index) = C::event_index(name) else {
             return false;
         };
-        let cell = shared.quiet_row.get() as usize + index;
+        let cell = shared.quiet_at.row() as usize + index;
         let row = if C::QUIET_STEPS {
             // Generated code: a branch per cell instead of a load chained to the last
             // event's.
@@ -523,8 +566,7 @@ impl<C: Chart> Machine<C> {
         };
         match row.filter(|&r| r != QUIET_SLOW) {
             Some(row) => {
-                shared.quiet_row.set(row);
-                shared.quiet_event.set(index as u32);
+                shared.quiet_at.moved(row, index as u32);
                 true
             }
             None => false,
@@ -691,13 +733,12 @@ impl<C: Chart> Machine<C> {
     /// raised `error.execution`) and abandoned macrosteps.
     pub fn connect_to_error(&self, f: impl FnMut(&RuntimeError) + 'static) -> Connection {
         // Error observers change nothing the machine records: no `watch`, no lane to close.
-        self.inner.observers.connect(
-            Box::new(f) as Box<dyn FnMut(&RuntimeError)>,
-            |obs, slot| {
+        self.inner
+            .observers
+            .connect(Box::new(f) as Box<dyn FnMut(&RuntimeError)>, |obs, slot| {
                 let slot: ErrorSlot = slot;
                 obs.errors.push(slot);
-            },
-        )
+            })
     }
 
     /// Calls `f(&event)` for every external event of the chart's names that the machine

@@ -101,7 +101,7 @@ impl<C: Chart> Machine<C> {
         if shared.quiet.get() {
             // Quiet but for this event's macrostep: keep the row in step.
             match core.quiet_row_now() {
-                Some(row) if !follow_up => shared.quiet_row.set(row),
+                Some(row) if !follow_up => shared.quiet_at.set_row(row),
                 _ => shared.quiet.set(false),
             }
         }
@@ -227,16 +227,17 @@ impl<C: Chart> Machine<C> {
         {
             return false;
         }
-        if shared.observers.with(|lists| {
-            lists.observe_states() || lists.observe_events() || lists.observe_logs()
-        }) {
+        if shared
+            .observers
+            .with(|lists| lists.observe_states() || lists.observe_events() || lists.observe_logs())
+        {
             return false;
         }
         let Ok(Some((cells, row))) = self.core_mut().map(|mut core| core.prepare_quiet()) else {
             return false;
         };
         shared.quiet_cells.set(cells);
-        shared.quiet_row.set(row);
+        shared.quiet_at.set_row(row);
         true
     }
 
@@ -278,6 +279,9 @@ impl<C: Chart> Machine<C> {
         match n {
             Notification::Entered(s) | Notification::Exited(s) => {
                 let entered = matches!(n, Notification::Entered(_));
+                if !crate::runtime::observers::may_watch(obs.state_mask, s) {
+                    return;
+                }
                 for (index, slot) in obs.states.iter() {
                     if *index == s {
                         slot.call(|f| f(entered));
