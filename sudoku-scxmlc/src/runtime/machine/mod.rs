@@ -140,6 +140,13 @@ impl QuietAt {
         (self.0.get() >> 32) as u32
     }
 
+    /// Whether [`event`](Self::event) is [`CAUGHT_UP`]: one comparison of the word, without
+    /// a shift.
+    #[inline(always)]
+    fn is_caught_up(&self) -> bool {
+        self.0.get() >= u64::from(CAUGHT_UP) << 32
+    }
+
     /// A quiet macrostep of the event `event` moved to `row`.
     #[inline(always)]
     fn moved(&self, row: u32, event: u32) {
@@ -336,12 +343,12 @@ impl<C: Chart> Machine<C> {
         let shared = &*self.inner;
         if !Self::QUIET_MOVES {
             // The event is written only by `quiet_move`, which returns at once here.
-            debug_assert_eq!(shared.quiet_at.event(), CAUGHT_UP);
+            debug_assert!(shared.quiet_at.is_caught_up());
             return;
         }
-        let event = shared.quiet_at.event();
-        if event != CAUGHT_UP {
+        if !shared.quiet_at.is_caught_up() {
             if let Ok(mut core) = shared.core.try_borrow_mut() {
+                let event = shared.quiet_at.event();
                 core.catch_up_quiet(shared.quiet_at.row(), event as usize);
                 shared.quiet_at.caught_up();
             }
