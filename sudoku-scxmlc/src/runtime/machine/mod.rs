@@ -25,8 +25,10 @@ use std::marker::PhantomData;
 
 mod lane;
 mod queue;
+mod quiet;
 
 use lane::LANE_CLOSED;
+use quiet::QuietAt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::{Rc, Weak};
 use std::time::Duration;
@@ -107,62 +109,6 @@ type Interp<C> = Interpreter<<C as Chart>::Data, <C as Chart>::Event>;
 
 /// The default of [`Machine::set_max_steps_per_call`].
 pub const DEFAULT_MAX_STEPS_PER_CALL: usize = 1_000_000;
-
-/// [`QuietAt::event`] when the interpreter is up to date.
-const CAUGHT_UP: u32 = u32::MAX;
-
-/// Where the quiet macrosteps are, as one word (one store per quiet move): the row of the
-/// active atomic state in the quiet cells (low half), and the name index of the last event
-/// a quiet macrostep processed when the interpreter has not caught up with it yet
-/// ([`Interpreter::catch_up_quiet`]), else [`CAUGHT_UP`] (high half).
-struct QuietAt(Cell<u64>);
-
-impl QuietAt {
-    /// At `row`, caught up.
-    fn new(row: u32) -> Self {
-        QuietAt(Cell::new(Self::word(row, CAUGHT_UP)))
-    }
-
-    #[inline(always)]
-    fn word(row: u32, event: u32) -> u64 {
-        u64::from(row) | u64::from(event) << 32
-    }
-
-    /// The row of the active atomic state.
-    #[inline(always)]
-    fn row(&self) -> u32 {
-        self.0.get() as u32
-    }
-
-    /// The last event not caught up with, or [`CAUGHT_UP`].
-    #[inline(always)]
-    fn event(&self) -> u32 {
-        (self.0.get() >> 32) as u32
-    }
-
-    /// Whether [`event`](Self::event) is [`CAUGHT_UP`]: one comparison of the word, without
-    /// a shift.
-    #[inline(always)]
-    fn is_caught_up(&self) -> bool {
-        self.0.get() >= u64::from(CAUGHT_UP) << 32
-    }
-
-    /// A quiet macrostep of the event `event` moved to `row`.
-    #[inline(always)]
-    fn moved(&self, row: u32, event: u32) {
-        self.0.set(Self::word(row, event));
-    }
-
-    /// The row is `row` (the event is kept).
-    fn set_row(&self, row: u32) {
-        self.0.set(Self::word(row, self.event()));
-    }
-
-    /// The interpreter caught up (the row is kept).
-    fn caught_up(&self) {
-        self.0.set(Self::word(self.row(), CAUGHT_UP));
-    }
-}
 
 /// Resets the `processing` flag even when an observer panics.
 struct ProcessingGuard<'a>(&'a Cell<bool>);
