@@ -1,7 +1,8 @@
 //! The puzzles the chooser lists: the bundled ones, then those the player opened or
 //! generated, each with its level. The player's own (opened and generated) are kept across
 //! runs in `library.json` next to the save; the last [`KEPT_GENERATED`] generated puzzles
-//! are kept.
+//! are kept. Two windows may share the folder: each write first takes in what the other
+//! stored, so neither loses the other's puzzles.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -158,24 +159,65 @@ impl Library {
     }
 
     /// Calls `f` with a message for the player whenever the player's puzzles cannot be
-    /// written to the library's file (they stay listed until the game is closed).
+    /// written to the library's file (they stay listed until the game is closed), or the file
+    /// was found damaged when writing.
     pub fn on_store_error(&self, f: impl Fn(String) + 'static) {
         *self.on_store_error.borrow_mut() = Some(Box::new(f));
     }
 
     /// Adds a puzzle (unless one with the same givens is listed) and returns its index. The
-    /// player's puzzles are stored.
+    /// player's puzzles are stored, together with those another window on the same folder
+    /// stored meanwhile (which this library then lists too).
     pub fn add(&self, puzzle: Puzzle, source: Source) -> usize {
         if let Some(index) = self.index_of(&puzzle.givens) {
             return index;
         }
+        // The other window's puzzles first: they were added before this one.
+        self.take_in_stored();
+        if let Some(index) = self.index_of(&puzzle.givens) {
+            return index;
+        }
+        let givens = puzzle.givens;
         self.push(Entry { puzzle, source });
         if source == Source::Generated {
             self.forget_old_generated();
         }
         self.store();
-        self.index_of(&self.entries.borrow().last().expect("pushed").puzzle.givens)
-            .expect("just added")
+        self.index_of(&givens).expect("just added")
+    }
+
+    /// Lists the puzzles the file holds that this library does not: another window on the
+    /// same save folder may have stored some since this one read the file, and writing
+    /// without them would lose them. A file damaged meanwhile is set aside and reported.
+    fn take_in_stored(&self) {
+        let Some(file) = &self.file else { return };
+        match store::read::<Stored>(file) {
+            Read::Loaded(stored) => {
+                for entry in stored.puzzles {
+                    if entry.source != Source::Bundled
+                        && self.index_of(&entry.puzzle.givens).is_none()
+                    {
+                        self.push(entry);
+                    }
+                }
+            }
+            Read::Damaged { error, aside } => self.report(format!(
+                "Your puzzles file {} was damaged ({error}); {}, and this window's puzzles \
+                 are written anew.",
+                file.display(),
+                store::fate(&aside)
+            )),
+            // Nothing there yet, or nothing readable: the write says what is wrong.
+            Read::Missing | Read::Unreadable(_) => {}
+        }
+    }
+
+    /// Tells the player (stderr and the window) what went wrong with the file.
+    fn report(&self, message: String) {
+        eprintln!("sudoku: {message}");
+        if let Some(f) = &*self.on_store_error.borrow() {
+            f(message);
+        }
     }
 
     fn forget_old_generated(&self) {
@@ -214,10 +256,7 @@ impl Library {
                 file.display(),
                 OsMessage(&e)
             );
-            eprintln!("sudoku: {message}");
-            if let Some(f) = &*self.on_store_error.borrow() {
-                f(message);
-            }
+            self.report(message);
         }
     }
 }
@@ -271,6 +310,59 @@ mod tests {
         assert!(notice.unwrap().contains("could not be read"));
         assert!(file.with_extension("json.bad").exists());
         std::fs::remove_file(file.with_extension("json.bad")).unwrap();
+    }
+
+    #[test]
+    fn two_windows_on_one_folder_keep_each_other_s_puzzles() {
+        let file =
+            std::env::temp_dir().join(format!("sudoku-library-two-{}.json", std::process::id()));
+        let _ = std::fs::remove_file(&file);
+        let bundled = || vec![puzzle("bundled", 0)];
+        let (first, _) = Library::new(bundled(), Some(file.clone()));
+        let (second, _) = Library::new(bundled(), Some(file.clone()));
+        let a = first.add(puzzle("first's", 1), Source::File);
+        assert_eq!(first.get(a).unwrap().name, "first's");
+        let b = second.add(puzzle("second's", 2), Source::Mine);
+        assert_eq!(
+            second.get(b).unwrap().name,
+            "second's",
+            "the index is the added one's"
+        );
+        assert!(
+            second.index_of(&puzzle("", 1).givens).is_some(),
+            "the second window lists what the first stored"
+        );
+        let (later, notice) = Library::new(bundled(), Some(file.clone()));
+        assert_eq!(notice, None);
+        let names: Vec<_> = (0..later.len())
+            .map(|i| later.get(i).unwrap().name)
+            .collect();
+        assert_eq!(names, ["bundled", "first's", "second's"]);
+        // A file damaged between two writes is set aside and said, and the write goes on.
+        std::fs::write(&file, "{ damaged").unwrap();
+        let heard = Rc::new(RefCell::new(Vec::new()));
+        let h = heard.clone();
+        first.on_store_error(move |message| h.borrow_mut().push(message));
+        first.add(puzzle("third", 3), Source::File);
+        assert_eq!(heard.borrow().len(), 1);
+        assert!(
+            heard.borrow()[0].contains("was damaged"),
+            "{:?}",
+            heard.borrow()
+        );
+        assert!(file.with_extension("json.bad").exists());
+        let (after, notice) = Library::new(bundled(), Some(file.clone()));
+        assert_eq!(notice, None);
+        let names: Vec<_> = (0..after.len())
+            .map(|i| after.get(i).unwrap().name)
+            .collect();
+        assert_eq!(
+            names,
+            ["bundled", "first's", "third"],
+            "what the first window listed (the damaged file, with the second's, is kept aside)"
+        );
+        std::fs::remove_file(file.with_extension("json.bad")).unwrap();
+        std::fs::remove_file(&file).unwrap();
     }
 
     #[test]

@@ -100,6 +100,27 @@ impl RecordBook {
         });
         (recorded, stored)
     }
+
+    /// Forgets every level's counts and times and keeps the empty records in the file.
+    ///
+    /// # Errors
+    /// When the file cannot be written, the message for the window (the records shown are
+    /// empty until the window is closed; the file keeps the old ones).
+    pub fn reset(&self) -> Result<(), String> {
+        *self.records.borrow_mut() = Records::default();
+        self.rows.set_vec(Vec::new());
+        let Some(file) = &self.file else {
+            return Ok(());
+        };
+        store::write(file, &Records::default()).map_err(|e| {
+            format!(
+                "Your records cannot be reset in {} ({}); they are hidden until the game is \
+                 closed.",
+                file.display(),
+                OsMessage(&e)
+            )
+        })
+    }
 }
 
 /// The table's rows for `records`.
@@ -120,7 +141,8 @@ fn row(r: &LevelRecord) -> StatRow {
     }
 }
 
-/// Counts each game that ends, and shows the Statistics dialog after a solved one.
+/// Counts each game that ends, shows the Statistics dialog after a solved one, and forgets
+/// the records when the player confirms "Reset statistics".
 /// `on_store_error` hears the message when the records cannot be written.
 pub(crate) fn bind(
     window: &AppWindow,
@@ -130,6 +152,14 @@ pub(crate) fn bind(
 ) {
     let game = window.global::<Game>();
     game.set_stats_rows(book.rows().into());
+    let on_store_error = Rc::new(on_store_error);
+    let (b, heard) = (book.clone(), on_store_error.clone());
+    game.on_reset_records(move || {
+        if let Err(message) = b.reset() {
+            eprintln!("sudoku: {message}");
+            heard(&message);
+        }
+    });
     let (w, book) = (window.as_weak(), book.clone());
     machine.connect_to_event(events::GAME_OVER, move |event: &Event| {
         let over = match event.param::<GameOver>("result") {
