@@ -186,6 +186,68 @@ mod tests {
     }
 
     #[test]
+    fn callbacks_dropped_when_a_connection_prunes_them_may_connect_observers() {
+        use std::cell::RefCell;
+        use std::rc::Rc;
+        use sudoku_scxmlc::runtime::WeakMachine;
+        type Heard = Rc<RefCell<Vec<(&'static str, bool)>>>;
+        // Owned by the first observer's callback: dropping it connects an observer of `off`
+        // to the machine. It is dropped when a later connection takes the disconnected slot
+        // out of the lists; the observer lists are let go by then.
+        struct ConnectOnDrop(WeakMachine<toggle::ToggleChart>, Heard);
+        impl Drop for ConnectOnDrop {
+            fn drop(&mut self) {
+                if let Some(m) = self.0.upgrade() {
+                    let heard = self.1.clone();
+                    m.connect_to_state(toggle::State::Off, move |entered| {
+                        heard.borrow_mut().push(("off", entered));
+                    });
+                }
+            }
+        }
+        let m = toggle::Toggle::new();
+        let heard: Heard = Rc::default();
+        let guard = ConnectOnDrop(m.downgrade(), heard.clone());
+        let h = heard.clone();
+        let connection = Rc::new(RefCell::new(None::<sudoku_scxmlc::runtime::Connection>));
+        let c = connection.clone();
+        let first = m.connect_to_state(toggle::State::On, move |entered| {
+            let _owned = &guard;
+            h.borrow_mut().push(("on", entered));
+            if !entered {
+                // Disconnected from inside its own callback, during the lane's delivery.
+                c.borrow().as_ref().expect("connected").disconnect();
+            }
+        });
+        *connection.borrow_mut() = Some(first.clone());
+        m.start();
+        for _ in 0..3 {
+            m.submit(toggle::Event::Toggle);
+        }
+        assert!(!first.is_connected());
+        // Connecting an event observer takes the dead slot out and drops its callback, whose
+        // guard connects the observer of `off`, which hears the events from then on; the
+        // lane still runs for both.
+        let h = heard.clone();
+        m.observe(move |_| h.borrow_mut().push(("event", true)));
+        for _ in 0..2 {
+            m.submit(toggle::Event::Toggle);
+        }
+        assert_eq!(
+            *heard.borrow(),
+            [
+                ("on", true),
+                ("on", false),
+                ("event", true),
+                ("off", true),
+                ("event", true),
+                ("off", false),
+            ]
+        );
+        assert!(m.is_active(toggle::State::On));
+    }
+
+    #[test]
     fn uscxml_charts_enter_mark_repeatedly() {
         for (name, run) in uscxml::USCXML {
             let entries = run(1000);

@@ -358,7 +358,9 @@ pub trait Chart: 'static {
     const LANE: bool = false;
     /// Whether the lane is inlined where `submit` is called (charts without precomputed
     /// quiet cells: there it is the path of every event); otherwise it is one call away, so
-    /// that the quiet move before it stays small.
+    /// that the quiet move before it stays small. With [`QUIET_STEPS`](Chart::QUIET_STEPS)
+    /// it says that [`quiet_step`](Chart::quiet_step) is `None` throughout: the machine
+    /// then never moves quietly, and skips the check for a quiet move to catch up with.
     #[doc(hidden)]
     const LANE_AT_CALL_SITE: bool = false;
     /// The chart's typed lane: the macrostep of `event` in the active atomic state, written

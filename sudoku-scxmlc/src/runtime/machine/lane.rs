@@ -8,7 +8,6 @@ use crate::runtime::interpreter::Notification;
 use crate::runtime::lane::{Lane, LaneEnd};
 use crate::runtime::observers::Observers;
 use crate::runtime::{Chart, EventKind, StateIndex};
-use std::rc::Rc;
 
 /// [`Shared::lane`](super::Shared::lane): closed.
 pub(super) const LANE_CLOSED: u8 = 0;
@@ -75,7 +74,7 @@ impl<C: Chart> Machine<C> {
                 if shared.quiet.get() {
                     // Quiet but for this event's macrostep: keep the row in step.
                     match core.quiet_row_now() {
-                        Some(row) => shared.quiet_row.set(row),
+                        Some(row) => shared.quiet_at.set_row(row),
                         None => shared.quiet.set(false),
                     }
                 }
@@ -187,7 +186,7 @@ impl<C: Chart> Machine<C> {
         let shared = &*self.inner;
         shared.processing.set(true);
         let _guard = ProcessingGuard(&shared.processing);
-        let obs = Rc::clone(&shared.observers.borrow());
+        let obs = shared.observers.snapshot();
         for slot in obs.typed.iter() {
             slot.call(|f| f(event));
         }
@@ -205,7 +204,9 @@ impl<C: Chart> Machine<C> {
         // Observers disconnected by now need nothing recorded any more (the snapshot shares
         // the lists' flag).
         if obs.take_stale() {
-            shared.watch.set(shared.observers.borrow().watch());
+            shared
+                .watch
+                .set(shared.observers.with(|lists| lists.watch()));
             shared.lane.set(LANE_CLOSED);
         }
     }
@@ -252,11 +253,11 @@ impl<C: Chart> Machine<C> {
         {
             return LANE_CLOSED;
         }
+        if shared
+            .observers
+            .with(|lists| lists.events.iter().any(|(_, s)| s.is_live()))
         {
-            let obs = shared.observers.borrow();
-            if obs.events.iter().any(|(_, s)| s.is_live()) {
-                return LANE_CLOSED;
-            }
+            return LANE_CLOSED;
         }
         self.catch_up();
         let Ok(mut core) = shared.core.try_borrow_mut() else {

@@ -13,7 +13,7 @@ use super::envelope::{self, ChartEvent, Envelope, Submission};
 use super::fast_path::QUIET_SLOW;
 use super::interpreter::{Interpreter, Notification};
 use super::observers::{
-    Connection, ErrorSlot, EventSlot, LogSlot, Observers, StateSlot, TypedSlot, Watch,
+    Connection, ErrorSlot, EventSlot, LogSlot, ObserverCell, StateSlot, TypedSlot, Watch,
 };
 use super::snapshot::{Snapshot, SnapshotError};
 use super::{normalize_descriptor, Chart, Event, InitError, RuntimeError, StateIndex};
@@ -25,8 +25,10 @@ use std::marker::PhantomData;
 
 mod lane;
 mod queue;
+mod quiet;
 
 use lane::LANE_CLOSED;
+use quiet::QuietAt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::{Rc, Weak};
 use std::time::Duration;
@@ -77,22 +79,20 @@ struct Shared<C: Chart> {
     /// brought up to date after each delivery).
     watch: Cell<Watch>,
     /// The observers, copy-on-write (a delivery holds a snapshot).
-    observers: RefCell<Rc<Observers<C::Event>>>,
+    observers: ObserverCell<C::Event>,
     /// A reused notification buffer.
     spare: RefCell<Vec<Notification>>,
     /// Nothing is queued, processing or observed (no state or event observer connected),
     /// and the interpreter is [prepared](Interpreter::prepare_quiet) for precomputed
-    /// macrosteps: `submit_event` may apply one by moving `quiet_row` alone. Set after each
+    /// macrosteps: `submit_event` may apply one by moving `quiet_at`'s row alone. Set after each
     /// outermost call that processed events; cleared when that starts, when an observer
     /// connects, and while user code runs with the interpreter borrowed.
     quiet: Cell<bool>,
     /// The chart's [`quiet cells`](super::fast_path::FastPath::quiet_cells).
     quiet_cells: Cell<&'static [u32]>,
-    /// The row of the active atomic state in `quiet_cells`.
-    quiet_row: Cell<u32>,
-    /// The name index of the last event a quiet macrostep processed, when the interpreter
-    /// has not caught up with it yet ([`Interpreter::catch_up_quiet`]); [`CAUGHT_UP`].
-    quiet_event: Cell<u32>,
+    /// Where the quiet macrosteps are: the row of the active atomic state in
+    /// `quiet_cells`, and the last event they processed ([`QuietAt`]).
+    quiet_at: QuietAt,
     /// The chart's typed lane ([`Chart::lane`], `runtime/lane.rs`): [`LANE_OPEN`] while
     /// nothing is queued, processing or advancing, the machine runs with precomputed steps
     /// on, no observer connected by descriptor string is there, and the interpreter records
@@ -109,9 +109,6 @@ type Interp<C> = Interpreter<<C as Chart>::Data, <C as Chart>::Event>;
 
 /// The default of [`Machine::set_max_steps_per_call`].
 pub const DEFAULT_MAX_STEPS_PER_CALL: usize = 1_000_000;
-
-/// `Shared::quiet_event` when the interpreter is up to date.
-const CAUGHT_UP: u32 = u32::MAX;
 
 /// Resets the `processing` flag even when an observer panics.
 struct ProcessingGuard<'a>(&'a Cell<bool>);
@@ -205,12 +202,11 @@ impl<C: Chart> Machine<C> {
                 advance_target: Cell::new(None),
                 precomputed: Cell::new(true),
                 watch: Cell::new(Watch::default()),
-                observers: RefCell::new(Rc::default()),
+                observers: ObserverCell::default(),
                 spare: RefCell::new(Vec::new()),
                 quiet: Cell::new(false),
                 quiet_cells: Cell::new(&[]),
-                quiet_row: Cell::new(0),
-                quiet_event: Cell::new(CAUGHT_UP),
+                quiet_at: QuietAt::new(0),
                 lane: Cell::new(LANE_CLOSED),
                 _chart: PhantomData,
             }),
@@ -281,15 +277,26 @@ impl<C: Chart> Machine<C> {
         self.inner.core.try_borrow_mut()
     }
 
+    /// Whether [`quiet_move`](Self::quiet_move) can move at all. A chart whose generated
+    /// `quiet_step` is `None` throughout (the generator found no cell: it then inlines the
+    /// lane at the call site, `Chart::LANE_AT_CALL_SITE`) never moves quietly, so the
+    /// interpreter never has to [catch up](Self::catch_up) with it.
+    const QUIET_MOVES: bool = !(C::QUIET_STEPS && C::LANE_AT_CALL_SITE);
+
     /// Hands the quiet macrosteps' progress (atomic state, last event) to the interpreter.
     #[inline]
     fn catch_up(&self) {
         let shared = &*self.inner;
-        let event = shared.quiet_event.get();
-        if event != CAUGHT_UP {
+        if !Self::QUIET_MOVES {
+            // The event is written only by `quiet_move`, which returns at once here.
+            debug_assert!(shared.quiet_at.is_caught_up());
+            return;
+        }
+        if !shared.quiet_at.is_caught_up() {
             if let Ok(mut core) = shared.core.try_borrow_mut() {
-                core.catch_up_quiet(shared.quiet_row.get(), event as usize);
-                shared.quiet_event.set(CAUGHT_UP);
+                let event = shared.quiet_at.event();
+                core.catch_up_quiet(shared.quiet_at.row(), event as usize);
+                shared.quiet_at.caught_up();
             }
         }
     }
@@ -493,13 +500,16 @@ impl<C: Chart> Machine<C> {
     #[inline(always)]
     fn quiet_move(&self, name: &str) -> bool {
         let shared = &*self.inner;
-        if !shared.precomputed.get() {
+        // `quiet` is set only with precomputed steps on (`is_quiet`), and turning them off
+        // clears it: every caller has checked it.
+        debug_assert!(shared.precomputed.get() && shared.quiet.get());
+        if !Self::QUIET_MOVES {
             return false;
         }
         let Some(index) = C::event_index(name) else {
             return false;
         };
-        let cell = shared.quiet_row.get() as usize + index;
+        let cell = shared.quiet_at.row() as usize + index;
         let row = if C::QUIET_STEPS {
             // Generated code: a branch per cell instead of a load chained to the last
             // event's.
@@ -509,8 +519,7 @@ impl<C: Chart> Machine<C> {
         };
         match row.filter(|&r| r != QUIET_SLOW) {
             Some(row) => {
-                shared.quiet_row.set(row);
-                shared.quiet_event.set(index as u32);
+                shared.quiet_at.moved(row, index as u32);
                 true
             }
             None => false,
@@ -631,16 +640,26 @@ impl<C: Chart> Machine<C> {
     /// (Qt's `connectToState`), after the macrostep in which it happened. Not called for the
     /// current configuration at the time of connecting.
     pub fn connect_to_state(&self, state: C::State, f: impl FnMut(bool) + 'static) -> Connection {
-        self.inner.quiet.set(false);
-        let mut guard = self.inner.observers.borrow_mut();
-        let obs = Rc::make_mut(&mut guard);
-        self.inner.lane.set(LANE_CLOSED);
-        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(bool)>);
-        let slot: StateSlot = slot;
         let index = C::index(state);
-        obs.state_mask |= super::observers::state_bit(index);
-        obs.states.push((index, slot));
-        self.inner.watch.set(obs.watch());
+        self.connect(Box::new(f) as Box<dyn FnMut(bool)>, |obs, slot| {
+            let slot: StateSlot = slot;
+            obs.states.push((index, slot));
+        })
+    }
+
+    /// Connects an observer whose kind puts the machine off the quiet path and the lane's
+    /// current recording: `add` puts its slot onto its list.
+    fn connect<F: ?Sized + 'static>(
+        &self,
+        f: Box<F>,
+        add: impl FnOnce(&mut super::observers::Observers<C::Event>, Rc<super::observers::Slot<F>>),
+    ) -> Connection {
+        self.inner.quiet.set(false);
+        self.inner.lane.set(LANE_CLOSED);
+        let connection = self.inner.observers.connect(f, add);
+        // Read after `connect` returns: a callback it dropped may have connected more.
+        let watch = self.inner.observers.with(|lists| lists.watch());
+        self.inner.watch.set(watch);
         connection
     }
 
@@ -657,26 +676,22 @@ impl<C: Chart> Machine<C> {
             .split_ascii_whitespace()
             .map(|d| normalize_descriptor(d).to_owned())
             .collect();
-        self.inner.quiet.set(false);
-        let mut guard = self.inner.observers.borrow_mut();
-        let obs = Rc::make_mut(&mut guard);
-        self.inner.lane.set(LANE_CLOSED);
-        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&Event)>);
-        let slot: EventSlot = slot;
-        obs.events.push((descriptors, slot));
-        self.inner.watch.set(obs.watch());
-        connection
+        self.connect(Box::new(f) as Box<dyn FnMut(&Event)>, |obs, slot| {
+            let slot: EventSlot = slot;
+            obs.events.push((descriptors, slot));
+        })
     }
 
     /// Calls `f(&error)` for every [`RuntimeError`]: failed executable content (which also
     /// raised `error.execution`) and abandoned macrosteps.
     pub fn connect_to_error(&self, f: impl FnMut(&RuntimeError) + 'static) -> Connection {
-        let mut guard = self.inner.observers.borrow_mut();
-        let obs = Rc::make_mut(&mut guard);
-        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&RuntimeError)>);
-        let slot: ErrorSlot = slot;
-        obs.errors.push(slot);
-        connection
+        // Error observers change nothing the machine records: no `watch`, no lane to close.
+        self.inner
+            .observers
+            .connect(Box::new(f) as Box<dyn FnMut(&RuntimeError)>, |obs, slot| {
+                let slot: ErrorSlot = slot;
+                obs.errors.push(slot);
+            })
     }
 
     /// Calls `f(&event)` for every external event of the chart's names that the machine
@@ -685,30 +700,20 @@ impl<C: Chart> Machine<C> {
     /// names (submitted by name only) reach only [`connect_to_event`](Machine::connect_to_event)
     /// observers.
     pub fn observe(&self, f: impl FnMut(&C::Event) + 'static) -> Connection {
-        self.inner.quiet.set(false);
-        let mut guard = self.inner.observers.borrow_mut();
-        let obs = Rc::make_mut(&mut guard);
-        self.inner.lane.set(LANE_CLOSED);
-        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&C::Event)>);
-        let slot: TypedSlot<C::Event> = slot;
-        obs.typed.push(slot);
-        self.inner.watch.set(obs.watch());
-        connection
+        self.connect(Box::new(f) as Box<dyn FnMut(&C::Event)>, |obs, slot| {
+            let slot: TypedSlot<C::Event> = slot;
+            obs.typed.push(slot);
+        })
     }
 
     /// Calls `f(label, value)` for every `<log>` the chart runs (SCXML 1.0, 4.6; Qt's `log`
     /// signal), after the macrostep in which it ran. Every `<log>` is also a `tracing`
     /// `info!` record with target `scxml`.
     pub fn connect_to_log(&self, f: impl FnMut(&str, &Value) + 'static) -> Connection {
-        self.inner.quiet.set(false);
-        let mut guard = self.inner.observers.borrow_mut();
-        let obs = Rc::make_mut(&mut guard);
-        self.inner.lane.set(LANE_CLOSED);
-        let (slot, connection) = obs.slot(Box::new(f) as Box<dyn FnMut(&str, &Value)>);
-        let slot: LogSlot = slot;
-        obs.logs.push(slot);
-        self.inner.watch.set(obs.watch());
-        connection
+        self.connect(Box::new(f) as Box<dyn FnMut(&str, &Value)>, |obs, slot| {
+            let slot: LogSlot = slot;
+            obs.logs.push(slot);
+        })
     }
 
     /// The machine time: zero at start, moved only by [`advance_time`](Machine::advance_time).

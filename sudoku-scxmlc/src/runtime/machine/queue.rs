@@ -9,7 +9,6 @@ use crate::runtime::envelope::Envelope;
 use crate::runtime::interpreter::Notification;
 use crate::runtime::observers::{Observers, Watch};
 use crate::runtime::{descriptor_matches, Chart, Event, RuntimeError};
-use std::rc::Rc;
 
 impl<C: Chart> Machine<C> {
     /// Reports an event whose data does not fit its name's payload type, and drops it.
@@ -24,7 +23,7 @@ impl<C: Chart> Machine<C> {
         match self.core_mut() {
             Ok(mut core) => core.outbox.push(Notification::Error(Box::new(error))),
             Err(_) => {
-                let obs = Rc::clone(&self.inner.observers.borrow());
+                let obs = self.inner.observers.snapshot();
                 for slot in obs.errors.iter() {
                     slot.call(|f| f(&error));
                 }
@@ -102,7 +101,7 @@ impl<C: Chart> Machine<C> {
         if shared.quiet.get() {
             // Quiet but for this event's macrostep: keep the row in step.
             match core.quiet_row_now() {
-                Some(row) if !follow_up => shared.quiet_row.set(row),
+                Some(row) if !follow_up => shared.quiet_at.set_row(row),
                 _ => shared.quiet.set(false),
             }
         }
@@ -212,7 +211,7 @@ impl<C: Chart> Machine<C> {
             queued,
         };
         tracing::error!(chart = C::tables().name, "{error}");
-        let obs = Rc::clone(&shared.observers.borrow());
+        let obs = shared.observers.snapshot();
         for slot in obs.errors.iter() {
             slot.call(|f| f(&error));
         }
@@ -222,20 +221,23 @@ impl<C: Chart> Machine<C> {
     /// [`submit_event`](Machine::submit_event) (see `Shared::quiet`).
     pub(super) fn is_quiet(&self) -> bool {
         let shared = &*self.inner;
-        if shared.advance_target.get().is_some() || !shared.inbox.borrow().is_empty() {
+        if !shared.precomputed.get()
+            || shared.advance_target.get().is_some()
+            || !shared.inbox.borrow().is_empty()
+        {
             return false;
         }
+        if shared
+            .observers
+            .with(|lists| lists.observe_states() || lists.observe_events() || lists.observe_logs())
         {
-            let obs = shared.observers.borrow();
-            if obs.observe_states() || obs.observe_events() || obs.observe_logs() {
-                return false;
-            }
+            return false;
         }
         let Ok(Some((cells, row))) = self.core_mut().map(|mut core| core.prepare_quiet()) else {
             return false;
         };
         shared.quiet_cells.set(cells);
-        shared.quiet_row.set(row);
+        shared.quiet_at.set_row(row);
         true
     }
 
@@ -277,6 +279,9 @@ impl<C: Chart> Machine<C> {
         match n {
             Notification::Entered(s) | Notification::Exited(s) => {
                 let entered = matches!(n, Notification::Entered(_));
+                if !crate::runtime::observers::may_watch(obs.state_mask, s) {
+                    return;
+                }
                 for (index, slot) in obs.states.iter() {
                     if *index == s {
                         slot.call(|f| f(entered));
@@ -321,7 +326,7 @@ impl<C: Chart> Machine<C> {
     pub(super) fn deliver(&self) -> bool {
         let shared = &*self.inner;
         let mut batch = std::mem::take(&mut *shared.spare.borrow_mut());
-        let obs = Rc::clone(&shared.observers.borrow());
+        let obs = shared.observers.snapshot();
         // The external event of the step, lent by the interpreter for the observers (and
         // as a plain `Event` for those connected by descriptor, when one matches).
         let mut lent = None;
@@ -368,9 +373,11 @@ impl<C: Chart> Machine<C> {
         }
         *shared.spare.borrow_mut() = batch;
         // Observers disconnected by now need nothing recorded any more.
-        let observers = shared.observers.borrow();
-        if observers.take_stale() {
-            shared.watch.set(observers.watch());
+        if let Some(watch) = shared
+            .observers
+            .with(|lists| lists.take_stale().then(|| lists.watch()))
+        {
+            shared.watch.set(watch);
         }
         true
     }

@@ -121,8 +121,8 @@ type LogCallback = Box<dyn FnMut(&str, &Value) + Send>;
 /// The callbacks of a [`Core`].
 struct Callbacks<E> {
     states: Vec<(super::StateIndex, StateCallback)>,
-    /// The states below 64 that `states` names (bit `s`), so that a lane step skips the
-    /// walk of `states` for an exited or entered state nobody watches.
+    /// The states that `states` names (bit `s % 64`, `state_bit`), so that a delivery
+    /// skips the walk of `states` for an exited or entered state nobody watches.
     state_mask: u64,
     events: Vec<(Vec<String>, EventCallback)>,
     typed: Vec<TypedCallback<E>>,
@@ -644,9 +644,11 @@ impl<C: Chart, O: Observer<C>> Core<C, O> {
             match n {
                 Notification::Entered(s) | Notification::Exited(s) => {
                     let entered = matches!(n, Notification::Entered(_));
-                    for (index, f) in &mut callbacks.states {
-                        if *index == s {
-                            f(entered);
+                    if crate::runtime::observers::may_watch(callbacks.state_mask, s) {
+                        for (index, f) in &mut callbacks.states {
+                            if *index == s {
+                                f(entered);
+                            }
                         }
                     }
                     if O::STATES {
