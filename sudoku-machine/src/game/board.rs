@@ -152,8 +152,9 @@ impl Board {
     ///
     /// A cell depends on its digit, notes and marks, on the digits doubled in its three
     /// houses and on the selected digit: so the cells whose own inputs changed, the cells of
-    /// each house whose doubled digits changed, and when the selected digit changed the cells
-    /// that hold the old or the new one.
+    /// each house whose doubled digits changed that hold one of the digits whose doubling
+    /// changed, and when the selected digit changed the cells that hold the old or the new
+    /// one.
     pub fn changed_since(&self, old: &Board) -> Option<u128> {
         let (sel, old_sel) = (self.selection, old.selection);
         if self.givens != old.givens
@@ -184,15 +185,33 @@ impl Board {
                 }
             }
         }
+        // A cell whose digit did not change changes its mistake mark only when that digit's
+        // doubling changed in one of its houses.
+        let digits = self.values.0.as_flattened();
+        let holding = |house: u128, changed: u16| {
+            let mut cells = 0u128;
+            let mut rest = house;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if digit_bit(digits[i]) & changed != 0 {
+                    cells |= 1 << i;
+                }
+            }
+            cells
+        };
         for h in 0..9 {
-            if self.clashes.rows[h] != old.clashes.rows[h] {
-                dirty |= ROW << (h * 9);
+            let changed = self.clashes.rows[h] ^ old.clashes.rows[h];
+            if changed != 0 {
+                dirty |= holding(ROW << (h * 9), changed);
             }
-            if self.clashes.cols[h] != old.clashes.cols[h] {
-                dirty |= COLUMN << h;
+            let changed = self.clashes.cols[h] ^ old.clashes.cols[h];
+            if changed != 0 {
+                dirty |= holding(COLUMN << h, changed);
             }
-            if self.clashes.boxes[h] != old.clashes.boxes[h] {
-                dirty |= BOX << (h / 3 * 27 + h % 3 * 3);
+            let changed = self.clashes.boxes[h] ^ old.clashes.boxes[h];
+            if changed != 0 {
+                dirty |= holding(BOX << (h / 3 * 27 + h % 3 * 3), changed);
             }
         }
         if sel.3 != old_sel.3 {
@@ -297,6 +316,12 @@ impl Clashes {
     }
 }
 
+/// The bit of digit `v` in a mask of digits (digit `d` = bit `d`); `0` (no digit) has none.
+#[inline]
+fn digit_bit(v: u8) -> u16 {
+    (1u16 << (v & 15)) & !1
+}
+
 /// The digits that occur twice or more among `digits` (digit `d` = bit `d`; `0` is none).
 fn twice(digits: impl Iterator<Item = u8>) -> u16 {
     let (mut seen, mut again) = (0u16, 0u16);
@@ -332,7 +357,7 @@ mod tests {
     }
 
     #[test]
-    fn a_tap_changes_its_cell_and_the_houses_whose_doubled_digits_changed() {
+    fn a_tap_changes_its_cell_and_the_peers_whose_digit_s_doubling_changed() {
         let g = parse(QT).unwrap();
         let info = PuzzleInfo::analyse("qt".into(), None, &g);
         let mut play = Play::default();
@@ -345,8 +370,10 @@ mod tests {
             play.values.0[0][0] = (play.values.0[0][0] + 1) % 10;
             let new = board(&play);
             let n = check_changes(&new, &old);
-            assert!(n == 1 || n >= 9, "the cell alone, or with whole houses");
-            houses += usize::from(n >= 9);
+            // The cell, and the peers holding a digit whose doubling it turned on or off
+            // (not whole houses: the other digits' marks stay).
+            assert!((1..9).contains(&n), "{n} cells");
+            houses += usize::from(n > 1);
             old = new;
         }
         assert!(houses > 0, "some digit clashes with a given of row 1");

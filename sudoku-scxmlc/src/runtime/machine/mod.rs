@@ -80,6 +80,9 @@ struct Shared<C: Chart> {
     observers: RefCell<Rc<Observers<C::Event>>>,
     /// A reused notification buffer.
     spare: RefCell<Vec<Notification>>,
+    /// The event the last delivery lent the observers connected by descriptor: the next
+    /// one is written over it ([`Envelope::lend_event_into`]), reusing its allocations.
+    spare_event: RefCell<Event>,
     /// Nothing is queued, processing or observed (no state or event observer connected),
     /// and the interpreter is [prepared](Interpreter::prepare_quiet) for precomputed
     /// macrosteps: `submit_event` may apply one by moving `quiet_row` alone. Set after each
@@ -207,6 +210,7 @@ impl<C: Chart> Machine<C> {
                 watch: Cell::new(Watch::default()),
                 observers: RefCell::new(Rc::default()),
                 spare: RefCell::new(Vec::new()),
+                spare_event: RefCell::new(Event::default()),
                 quiet: Cell::new(false),
                 quiet_cells: Cell::new(&[]),
                 quiet_row: Cell::new(0),
