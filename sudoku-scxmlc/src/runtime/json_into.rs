@@ -43,6 +43,20 @@ pub fn to_value_into<T: Serialize + ?Sized>(
 struct Into<'a>(&'a mut Value);
 
 impl Into<'_> {
+    /// Writes a value that owns nothing (`null`, a boolean, a number) over the one there,
+    /// without calling its destructor when it owns nothing either.
+    #[inline]
+    fn scalar(self, value: Value) -> Result<(), serde_json::Error> {
+        match self.0 {
+            Value::Null | Value::Bool(_) | Value::Number(_) => {
+                // Owns nothing: forgetting it spares the call to the destructor.
+                std::mem::forget(std::mem::replace(self.0, value));
+            }
+            other => *other = value,
+        }
+        Ok(())
+    }
+
     /// Assigns a value built by serde_json's serializer.
     #[inline]
     fn set(self, value: Result<Value, serde_json::Error>) -> Result<(), serde_json::Error> {
@@ -69,6 +83,7 @@ fn seq(out: &mut Value, len: Option<usize>) -> Seq<'_> {
 }
 
 impl Seq<'_> {
+    #[inline]
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), serde_json::Error> {
         match self.vec.get_mut(self.len) {
             Some(slot) => value.serialize(Into(slot))?,
@@ -245,8 +260,7 @@ impl<'a> ser::Serializer for Into<'a> {
     type SerializeStructVariant = Built<'a, FreshStructVariant>;
 
     fn serialize_bool(self, v: bool) -> Result<(), Self::Error> {
-        *self.0 = Value::Bool(v);
-        Ok(())
+        self.scalar(Value::Bool(v))
     }
     fn serialize_i8(self, v: i8) -> Result<(), Self::Error> {
         self.serialize_i64(v.into())
@@ -258,8 +272,7 @@ impl<'a> ser::Serializer for Into<'a> {
         self.serialize_i64(v.into())
     }
     fn serialize_i64(self, v: i64) -> Result<(), Self::Error> {
-        *self.0 = Value::Number(v.into());
-        Ok(())
+        self.scalar(Value::Number(v.into()))
     }
     fn serialize_i128(self, v: i128) -> Result<(), Self::Error> {
         self.set(ser::Serializer::serialize_i128(Fresh, v))
@@ -274,8 +287,7 @@ impl<'a> ser::Serializer for Into<'a> {
         self.serialize_u64(v.into())
     }
     fn serialize_u64(self, v: u64) -> Result<(), Self::Error> {
-        *self.0 = Value::Number(v.into());
-        Ok(())
+        self.scalar(Value::Number(v.into()))
     }
     fn serialize_u128(self, v: u128) -> Result<(), Self::Error> {
         self.set(ser::Serializer::serialize_u128(Fresh, v))
@@ -307,15 +319,13 @@ impl<'a> ser::Serializer for Into<'a> {
         seq.finish()
     }
     fn serialize_none(self) -> Result<(), Self::Error> {
-        *self.0 = Value::Null;
-        Ok(())
+        self.scalar(Value::Null)
     }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Self::Error> {
         value.serialize(self)
     }
     fn serialize_unit(self) -> Result<(), Self::Error> {
-        *self.0 = Value::Null;
-        Ok(())
+        self.scalar(Value::Null)
     }
     fn serialize_unit_struct(self, _: &'static str) -> Result<(), Self::Error> {
         self.serialize_unit()
@@ -406,5 +416,140 @@ impl<'a> ser::Serializer for Into<'a> {
             inner: ser::Serializer::serialize_struct_variant(Fresh, name, index, variant, len)?,
             out: self.0,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Serialize;
+    use serde_json::json;
+    use std::collections::BTreeMap;
+
+    #[derive(Serialize, Clone)]
+    enum Kind {
+        Unit,
+        New(u8),
+        Pair(i32, String),
+        Named { a: bool, b: Option<f64> },
+    }
+
+    /// Shapes that come and go: skipped fields, sequences of any length, enums, maps.
+    #[derive(Serialize, Clone)]
+    struct Payload {
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        full: bool,
+        cells: Vec<Vec<u16>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        panel: Option<Box<Panel>>,
+        grid: Option<[[u8; 3]; 2]>,
+        kind: Kind,
+        tuple: (char, i64, u128),
+        map: BTreeMap<String, u8>,
+        json: Value,
+    }
+
+    /// More fields than a struct records without allocating.
+    #[derive(Serialize, Clone, Default)]
+    struct Panel {
+        f1: String,
+        f2: u8,
+        f3: bool,
+        f4: String,
+        f5: i8,
+        f6: u32,
+        f7: Option<String>,
+        f8: f32,
+        f9: String,
+        #[serde(skip_serializing_if = "String::is_empty")]
+        f10: String,
+        #[serde(skip_serializing_if = "String::is_empty")]
+        f11: String,
+    }
+
+    fn payload(i: usize) -> Payload {
+        let panel = Panel {
+            f1: "x".repeat(i % 4),
+            f2: i as u8,
+            f3: i % 2 == 0,
+            f7: (i % 3 == 0).then(|| format!("seven {i}")),
+            f8: i as f32 / 2.0,
+            f10: if i % 5 == 0 {
+                "ten".into()
+            } else {
+                String::new()
+            },
+            f11: if i % 2 == 1 {
+                "eleven".into()
+            } else {
+                String::new()
+            },
+            ..Panel::default()
+        };
+        Payload {
+            full: i % 4 == 0,
+            cells: (0..i % 5)
+                .map(|c| vec![c as u16; 2 + (i + c) % 3])
+                .collect(),
+            panel: (i % 3 != 1).then(|| Box::new(panel)),
+            grid: (i % 2 == 0).then_some([[i as u8; 3]; 2]),
+            kind: match i % 4 {
+                0 => Kind::Unit,
+                1 => Kind::New(i as u8),
+                2 => Kind::Pair(-(i as i32), "p".repeat(i % 3)),
+                _ => Kind::Named {
+                    a: true,
+                    b: (i % 8 == 3).then_some(f64::NAN).or(Some(1.5)),
+                },
+            },
+            tuple: (
+                char::from(b'a' + (i % 26) as u8),
+                -(i as i64),
+                u128::from(i as u64),
+            ),
+            map: (0..i % 3).map(|k| (format!("k{k}"), k as u8)).collect(),
+            json: if i % 2 == 0 {
+                json!({"a": [1, {"b": i}], "c": "d"})
+            } else {
+                json!([i, null, "e"])
+            },
+        }
+    }
+
+    #[test]
+    fn values_written_over_others_are_those_serde_json_builds() {
+        let mut out = Value::Null;
+        for i in 0..40 {
+            let p = payload(i * 7 % 23);
+            to_value_into(&p, &mut out).unwrap();
+            assert_eq!(out, serde_json::to_value(&p).unwrap(), "payload {i}");
+        }
+        // Over values of any other shape.
+        for mut other in [
+            json!(null),
+            json!(3),
+            json!("s"),
+            json!([1, 2]),
+            json!({"z": 1}),
+        ] {
+            to_value_into(&payload(3), &mut other).unwrap();
+            assert_eq!(other, serde_json::to_value(payload(3)).unwrap());
+            to_value_into(&[1u8, 2], &mut other).unwrap();
+            assert_eq!(other, json!([1, 2]));
+        }
+    }
+
+    #[test]
+    fn errors_are_serde_json_s() {
+        let mut bad = BTreeMap::new();
+        bad.insert(vec![1u8], 1u8);
+        let mut out = Value::Null;
+        assert!(to_value_into(&bad, &mut out).is_err());
+        assert!(serde_json::to_value(&bad).is_err());
+        let big = u128::MAX;
+        assert_eq!(
+            to_value_into(&big, &mut out).is_err(),
+            serde_json::to_value(big).is_err()
+        );
     }
 }
