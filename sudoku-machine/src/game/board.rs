@@ -4,7 +4,8 @@
 //!
 //! [`Board`] gathers what the 81 cells are made of. [`Board::cells`] builds all of them (the
 //! whole [`View`](super::View)); [`Board::changed_since`] tells which cells can differ from
-//! those of an earlier board, so that [`Screen::show`](super::Screen::show) builds only those
+//! those of an earlier board, and [`Board::refresh`] brings a board up to date and tells the
+//! same, so that [`Screen::show`](super::Screen::show) builds only those
 //! (a tap changes one cell and the peers whose mistake mark it turned on or off) instead of
 //! building 81 and comparing them with the 81 it sent.
 

@@ -266,8 +266,9 @@ impl Screen {
     /// data items (`is_in` is the chart's `In()`), as [`Screen::update`] of [`view()`] would
     /// give it (the same update, and the same view recorded), but cheaper when a game's board
     /// is on screen: only the cells whose inputs changed since the last update are built
-    /// ([`Board::changed_since`]: a tap builds its cell and the houses whose doubled digits
-    /// it changed), and compared with what the window shows, instead of building all 81.
+    /// ([`Board::refresh`] brings the board sent last up to date and names them: a tap builds
+    /// its cell and the peers that hold a digit whose doubling it changed), and compared
+    /// with what the window shows, instead of building all 81.
     ///
     /// [`view()`]: super::view()
     #[allow(

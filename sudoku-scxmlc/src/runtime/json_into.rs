@@ -18,7 +18,9 @@ use serde_json::value::Serializer as Fresh;
 ///
 /// Structs, sequences, tuples and strings are written in place. Maps with keys chosen at run
 /// time and the data of enum variants other than unit ones are built anew (as by
-/// `serde_json::to_value`) and assigned.
+/// `serde_json::to_value`) and assigned. With serde_json's `preserve_order` feature, a
+/// struct's field that was left out of the old value comes last in the object's order (the
+/// object is equal all the same).
 ///
 /// # Errors
 /// As `serde_json::to_value`: the value's `Serialize` fails, or a map key is not a string
