@@ -473,10 +473,10 @@ mod tests {
         let panel = Panel {
             f1: "x".repeat(i % 4),
             f2: i as u8,
-            f3: i % 2 == 0,
-            f7: (i % 3 == 0).then(|| format!("seven {i}")),
+            f3: i.is_multiple_of(2),
+            f7: (i.is_multiple_of(3)).then(|| format!("seven {i}")),
             f8: i as f32 / 2.0,
-            f10: if i % 5 == 0 {
+            f10: if i.is_multiple_of(5) {
                 "ten".into()
             } else {
                 String::new()
@@ -489,12 +489,12 @@ mod tests {
             ..Panel::default()
         };
         Payload {
-            full: i % 4 == 0,
+            full: i.is_multiple_of(4),
             cells: (0..i % 5)
                 .map(|c| vec![c as u16; 2 + (i + c) % 3])
                 .collect(),
             panel: (i % 3 != 1).then(|| Box::new(panel)),
-            grid: (i % 2 == 0).then_some([[i as u8; 3]; 2]),
+            grid: (i.is_multiple_of(2)).then_some([[i as u8; 3]; 2]),
             kind: match i % 4 {
                 0 => Kind::Unit,
                 1 => Kind::New(i as u8),
@@ -510,7 +510,7 @@ mod tests {
                 u128::from(i as u64),
             ),
             map: (0..i % 3).map(|k| (format!("k{k}"), k as u8)).collect(),
-            json: if i % 2 == 0 {
+            json: if i.is_multiple_of(2) {
                 json!({"a": [1, {"b": i}], "c": "d"})
             } else {
                 json!([i, null, "e"])
