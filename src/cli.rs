@@ -50,6 +50,7 @@ use sudoku_machine::engine::{
     Level, Options, Symmetry,
 };
 use sudoku_machine::puzzle;
+use sudoku_ui::os_message::OsMessage;
 
 mod input;
 use input::{loose_line, loose_qt, open_source, read_items, stream_items, Item};
@@ -325,7 +326,7 @@ fn for_each_puzzle(
             Ok(opened) => opened,
             Err(e) => {
                 let _ = out.flush();
-                eprintln!("{file}: {e}");
+                eprintln!("{file}: {}", OsMessage(&e));
                 status = 1;
                 continue;
             }
@@ -360,7 +361,7 @@ fn for_each_puzzle(
         }
         if let Err(e) = read {
             let _ = out.flush();
-            eprintln!("{label}: {e}");
+            eprintln!("{label}: {}", OsMessage(&e));
             status = 1;
         } else if puzzles == 0 {
             let _ = out.flush();
@@ -566,7 +567,7 @@ fn read_grid(arg: &str) -> Result<Grid, String> {
         ));
     }
     if path.is_file() {
-        let bytes = std::fs::read(arg).map_err(|e| format!("{arg}: {e}"))?;
+        let bytes = std::fs::read(arg).map_err(|e| format!("{arg}: {}", OsMessage(&e)))?;
         let mut found = None;
         read_items(&bytes, |item| {
             found.get_or_insert(item);

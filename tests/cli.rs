@@ -383,6 +383,24 @@ fn a_directory_is_named_as_one() {
     );
 }
 
+/// A file that exists but cannot be read: the system's words, without Rust's error code.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_read_error_is_said_in_words() {
+    // Reading a process's memory file from its start fails (nothing is mapped at 0).
+    let file = "/proc/self/mem";
+    let out = sudoku(&["solve", file], None);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(said.starts_with(&format!("{file}: ")), "{said}");
+    assert!(!said.contains("os error"), "{said}");
+    let out = sudoku(&["hint", file], None);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(said.starts_with(&format!("sudoku: {file}: ")), "{said}");
+    assert!(!said.contains("os error"), "{said}");
+}
+
 #[test]
 fn hint_refuses_a_position_that_changes_the_givens() {
     // r1c4 is the given 2: changed to 5, then removed.

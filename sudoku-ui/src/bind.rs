@@ -188,11 +188,12 @@ pub fn init_with(puzzles: Vec<Puzzle>, config: Config) -> Result<Ui, slint::Plat
         None => (None, None, None),
     };
     // The records are the folder's: only the window that holds it (its save) keeps them, so
-    // that a second window cannot write over the first one's games.
-    let records_file = (config.save_dir.as_ref())
-        .filter(|_| save.is_some())
-        .map(|d| d.join("records.json"));
-    let (records, records_notice) = RecordBook::new(records_file);
+    // that a second window cannot write over the first one's games; that one shows them.
+    let (records, records_notice) = match &config.save_dir {
+        Some(dir) if save.is_some() => RecordBook::new(Some(dir.join("records.json"))),
+        Some(dir) => RecordBook::read_only(dir.join("records.json")),
+        None => RecordBook::new(None),
+    };
     let fresh = restored.is_none();
     let machine = restored.unwrap_or_else(|| {
         let machine = Sudoku::new();
@@ -293,7 +294,8 @@ fn open_save(dir: &Path) -> (Option<Autosave>, Option<Sudoku>, Option<String>) {
         Err(AutosaveError::Busy { path }) => {
             let notice = format!(
                 "Another Sudoku window is playing the game saved in {}. This window starts a \
-                 new game and does not save it, so that the two cannot overwrite each other.",
+                 new game and does not save it, nor count it in your records, so that the two \
+                 cannot overwrite each other; puzzles you open or generate here are kept.",
                 path.display()
             );
             eprintln!("sudoku: {notice}");

@@ -21,7 +21,7 @@
 //! | `show` | the machine's view → `Game` properties |
 //! | `open` | reading a puzzle file, the desktop's file chooser |
 //! | `export` | writing the puzzle being played to a file (Save puzzle…) |
-//! | `os_message` | an I/O error's words without Rust's `(os error N)` |
+//! | [`os_message`] | an I/O error's words without Rust's `(os error N)` (the window's and the command's) |
 //!
 //! ```no_run
 //! let puzzle = sudoku_ui::read_puzzle_file("puzzles/sudoku.data")?;
@@ -37,7 +37,7 @@ mod export;
 mod keys;
 pub mod library;
 mod open;
-mod os_message;
+pub mod os_message;
 pub mod records;
 pub mod session;
 mod show;

@@ -1,7 +1,8 @@
 //! The puzzles the chooser lists: the bundled ones, then those the player opened or
 //! generated, each with its level. The player's own (opened and generated) are kept across
 //! runs in `library.json` next to the save; the last [`KEPT_GENERATED`] generated puzzles
-//! are kept.
+//! are kept. Two windows may share the folder: each write first takes in what the other
+//! stored, so neither loses the other's puzzles.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -10,6 +11,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 use slint::{SharedString, VecModel};
 use sudoku_machine::datamodel::Grid;
+use sudoku_machine::game::LoadRequest;
 use sudoku_machine::puzzle::Puzzle;
 
 use crate::os_message::OsMessage;
@@ -62,7 +64,19 @@ pub struct Library {
     entries: Rc<RefCell<Vec<Entry>>>,
     labels: Rc<VecModel<SharedString>>,
     file: Option<PathBuf>,
+    /// Stored puzzles that cannot be played: not listed, written back with the others.
+    unlisted: Rc<RefCell<Vec<Entry>>>,
     on_store_error: Rc<RefCell<Option<StoreErrorHandler>>>,
+}
+
+/// Why a stored puzzle cannot be played, or `None`.
+fn problem(entry: &Entry) -> Option<String> {
+    LoadRequest {
+        givens: entry.puzzle.givens,
+        name: String::new(),
+        level: None,
+    }
+    .problem()
 }
 
 /// What [`Library::on_store_error`] calls with the message for the window.
@@ -70,13 +84,16 @@ type StoreErrorHandler = Box<dyn Fn(String)>;
 
 impl Library {
     /// The bundled `puzzles`, then the player's puzzles stored in `file` (if given). A file
-    /// that cannot be read as puzzles is set aside (renamed `library.json.bad`, replacing an
-    /// older one) and the second value says so, for the window.
+    /// that cannot be read as puzzles is set aside (renamed `library.json.bad-N`, the last
+    /// three kept) and the second value says so, for the window. A stored puzzle that cannot
+    /// be played (a cell above 9, clashing givens: a hand-edited file) is not listed but kept
+    /// in the file, and the second value names it.
     pub fn new(puzzles: Vec<Puzzle>, file: Option<PathBuf>) -> (Self, Option<String>) {
         let library = Library {
             entries: Rc::default(),
             labels: Rc::new(VecModel::default()),
             file,
+            unlisted: Rc::default(),
             on_store_error: Rc::default(),
         };
         for puzzle in puzzles {
@@ -85,13 +102,42 @@ impl Library {
                 source: Source::Bundled,
             });
         }
-        let (stored, notice) = library.read_stored();
-        for entry in stored.puzzles {
-            if entry.source != Source::Bundled && library.index_of(&entry.puzzle.givens).is_none() {
-                library.push(entry);
-            }
+        let (stored, mut notice) = library.read_stored();
+        let refused = library.take_in(stored.puzzles);
+        if !refused.is_empty() {
+            let file = library
+                .file
+                .as_ref()
+                .expect("stored puzzles come from a file");
+            notice = Some(format!(
+                "Puzzles in {} that cannot be played are not listed (they stay in the file): {}.",
+                file.display(),
+                refused.join("; ")
+            ));
         }
         (library, notice)
+    }
+
+    /// Lists the stored `entries` this library does not list yet and keeps aside those that
+    /// cannot be played; returns the newly kept-aside ones, as "“name”: why".
+    fn take_in(&self, entries: Vec<Entry>) -> Vec<String> {
+        let mut refused = Vec::new();
+        for entry in entries {
+            let givens = entry.puzzle.givens;
+            if entry.source == Source::Bundled || self.index_of(&givens).is_some() {
+                continue;
+            }
+            let Some(why) = problem(&entry) else {
+                self.push(entry);
+                continue;
+            };
+            let mut unlisted = self.unlisted.borrow_mut();
+            if !unlisted.iter().any(|e| e.puzzle.givens == givens) {
+                refused.push(format!("“{}”: {why}", entry.puzzle.name));
+                unlisted.push(entry);
+            }
+        }
+        refused
     }
 
     /// The stored puzzles, or none and a notice when the file is damaged.
@@ -158,24 +204,59 @@ impl Library {
     }
 
     /// Calls `f` with a message for the player whenever the player's puzzles cannot be
-    /// written to the library's file (they stay listed until the game is closed).
+    /// written to the library's file (they stay listed until the game is closed), or the file
+    /// was found damaged when writing.
     pub fn on_store_error(&self, f: impl Fn(String) + 'static) {
         *self.on_store_error.borrow_mut() = Some(Box::new(f));
     }
 
     /// Adds a puzzle (unless one with the same givens is listed) and returns its index. The
-    /// player's puzzles are stored.
+    /// player's puzzles are stored, together with those another window on the same folder
+    /// stored meanwhile (which this library then lists too).
     pub fn add(&self, puzzle: Puzzle, source: Source) -> usize {
         if let Some(index) = self.index_of(&puzzle.givens) {
             return index;
         }
+        // The other window's puzzles first: they were added before this one.
+        self.take_in_stored();
+        if let Some(index) = self.index_of(&puzzle.givens) {
+            return index;
+        }
+        let givens = puzzle.givens;
         self.push(Entry { puzzle, source });
         if source == Source::Generated {
             self.forget_old_generated();
         }
         self.store();
-        self.index_of(&self.entries.borrow().last().expect("pushed").puzzle.givens)
-            .expect("just added")
+        self.index_of(&givens).expect("just added")
+    }
+
+    /// Lists the puzzles the file holds that this library does not: another window on the
+    /// same save folder may have stored some since this one read the file, and writing
+    /// without them would lose them. A file damaged meanwhile is set aside and reported.
+    fn take_in_stored(&self) {
+        let Some(file) = &self.file else { return };
+        match store::read::<Stored>(file) {
+            Read::Loaded(stored) => {
+                self.take_in(stored.puzzles);
+            }
+            Read::Damaged { error, aside } => self.report(format!(
+                "Your puzzles file {} was damaged ({error}); {}, and this window's puzzles \
+                 are written anew.",
+                file.display(),
+                store::fate(&aside)
+            )),
+            // Nothing there yet, or nothing readable: the write says what is wrong.
+            Read::Missing | Read::Unreadable(_) => {}
+        }
+    }
+
+    /// Tells the player (stderr and the window) what went wrong with the file.
+    fn report(&self, message: String) {
+        eprintln!("sudoku: {message}");
+        if let Some(f) = &*self.on_store_error.borrow() {
+            f(message);
+        }
     }
 
     fn forget_old_generated(&self) {
@@ -203,6 +284,7 @@ impl Library {
                 .borrow()
                 .iter()
                 .filter(|e| e.source != Source::Bundled)
+                .chain(self.unlisted.borrow().iter())
                 .cloned()
                 .collect(),
         };
@@ -214,10 +296,7 @@ impl Library {
                 file.display(),
                 OsMessage(&e)
             );
-            eprintln!("sudoku: {message}");
-            if let Some(f) = &*self.on_store_error.borrow() {
-                f(message);
-            }
+            self.report(message);
         }
     }
 }
@@ -231,7 +310,7 @@ mod tests {
     fn puzzle(name: &str, seed: u8) -> Puzzle {
         let mut givens = Grid::default();
         givens.0[0][0] = seed % 9 + 1;
-        givens.0[1][seed as usize % 9] = 1 + (seed / 9) % 9;
+        givens.0[4][4] = 1 + (seed / 9) % 9;
         Puzzle {
             name: name.into(),
             givens,
@@ -269,8 +348,110 @@ mod tests {
         let (damaged, notice) = Library::new(vec![puzzle("bundled", 0)], Some(file.clone()));
         assert_eq!(damaged.len(), 1);
         assert!(notice.unwrap().contains("could not be read"));
-        assert!(file.with_extension("json.bad").exists());
-        std::fs::remove_file(file.with_extension("json.bad")).unwrap();
+        assert!(file.with_extension("json.bad-1").exists());
+        std::fs::remove_file(file.with_extension("json.bad-1")).unwrap();
+    }
+
+    #[test]
+    fn two_windows_on_one_folder_keep_each_other_s_puzzles() {
+        let file =
+            std::env::temp_dir().join(format!("sudoku-library-two-{}.json", std::process::id()));
+        let _ = std::fs::remove_file(&file);
+        let bundled = || vec![puzzle("bundled", 0)];
+        let (first, _) = Library::new(bundled(), Some(file.clone()));
+        let (second, _) = Library::new(bundled(), Some(file.clone()));
+        let a = first.add(puzzle("first's", 1), Source::File);
+        assert_eq!(first.get(a).unwrap().name, "first's");
+        let b = second.add(puzzle("second's", 2), Source::Mine);
+        assert_eq!(
+            second.get(b).unwrap().name,
+            "second's",
+            "the index is the added one's"
+        );
+        assert!(
+            second.index_of(&puzzle("", 1).givens).is_some(),
+            "the second window lists what the first stored"
+        );
+        let (later, notice) = Library::new(bundled(), Some(file.clone()));
+        assert_eq!(notice, None);
+        let names: Vec<_> = (0..later.len())
+            .map(|i| later.get(i).unwrap().name)
+            .collect();
+        assert_eq!(names, ["bundled", "first's", "second's"]);
+        // A file damaged between two writes is set aside and said, and the write goes on.
+        std::fs::write(&file, "{ damaged").unwrap();
+        let heard = Rc::new(RefCell::new(Vec::new()));
+        let h = heard.clone();
+        first.on_store_error(move |message| h.borrow_mut().push(message));
+        first.add(puzzle("third", 3), Source::File);
+        assert_eq!(heard.borrow().len(), 1);
+        assert!(
+            heard.borrow()[0].contains("was damaged"),
+            "{:?}",
+            heard.borrow()
+        );
+        assert!(file.with_extension("json.bad-1").exists());
+        let (after, notice) = Library::new(bundled(), Some(file.clone()));
+        assert_eq!(notice, None);
+        let names: Vec<_> = (0..after.len())
+            .map(|i| after.get(i).unwrap().name)
+            .collect();
+        assert_eq!(
+            names,
+            ["bundled", "first's", "third"],
+            "what the first window listed (the damaged file, with the second's, is kept aside)"
+        );
+        std::fs::remove_file(file.with_extension("json.bad-1")).unwrap();
+        std::fs::remove_file(&file).unwrap();
+    }
+
+    #[test]
+    fn a_stored_puzzle_that_cannot_be_played_is_not_listed_but_kept() {
+        let file = std::env::temp_dir().join(format!(
+            "sudoku-library-unplayable-{}.json",
+            std::process::id()
+        ));
+        let mut bad = puzzle("Evil", 1);
+        bad.givens.0[8][8] = 200;
+        let stored = Stored {
+            puzzles: vec![
+                Entry {
+                    puzzle: bad,
+                    source: Source::File,
+                },
+                Entry {
+                    puzzle: puzzle("fine", 2),
+                    source: Source::File,
+                },
+            ],
+        };
+        store::write(&file, &stored).unwrap();
+        let (lib, notice) = Library::new(vec![], Some(file.clone()));
+        let notice = notice.expect("the player is told");
+        assert!(
+            notice.starts_with("Puzzles in ")
+                && notice.ends_with(
+                    "(they stay in the file): “Evil”: the puzzle has a cell that is not a digit."
+                ),
+            "{notice}"
+        );
+        assert_eq!(lib.len(), 1);
+        assert_eq!(lib.get(0).unwrap().name, "fine");
+        lib.add(puzzle("new", 3), Source::Mine);
+        let Read::Loaded(back) = store::read::<Stored>(&file) else {
+            panic!("written back")
+        };
+        let names: Vec<_> = back
+            .puzzles
+            .iter()
+            .map(|e| e.puzzle.name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            ["fine", "new", "Evil"],
+            "the unplayable one is not lost"
+        );
+        std::fs::remove_file(&file).unwrap();
     }
 
     #[test]

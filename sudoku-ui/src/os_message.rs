@@ -10,7 +10,7 @@ use std::io;
 /// Shows `error` without the trailing `" (os error N)"` that `io::Error` adds to an error
 /// the operating system reported, its first word in lower case; any other error is shown as
 /// it is.
-pub(crate) struct OsMessage<'a>(pub &'a io::Error);
+pub struct OsMessage<'a>(pub &'a io::Error);
 
 impl fmt::Display for OsMessage<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

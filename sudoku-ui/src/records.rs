@@ -27,13 +27,26 @@ pub struct RecordBook {
     records: Rc<RefCell<Records>>,
     rows: Rc<VecModel<StatRow>>,
     file: Option<PathBuf>,
+    /// Whether this window writes the file (only the window that holds the save folder does).
+    keeps: bool,
 }
 
 impl RecordBook {
     /// The records kept in `file` (none kept without one). A file that cannot be read as
-    /// records is set aside (`records.json.bad`) and the second value says so, for the
+    /// records is set aside (`records.json.bad-N`, the last three kept) and the second value says so, for the
     /// window; the records then start again from nothing.
     pub fn new(file: Option<PathBuf>) -> (Self, Option<String>) {
+        Self::open(file, true)
+    }
+
+    /// The records kept in `file`, shown but never written: a second window on the same
+    /// save folder shows the player's records while the first one keeps them. Its own
+    /// games are counted until it is closed.
+    pub fn read_only(file: PathBuf) -> (Self, Option<String>) {
+        Self::open(Some(file), false)
+    }
+
+    fn open(file: Option<PathBuf>, keeps: bool) -> (Self, Option<String>) {
         let (records, notice) = match &file {
             None => (Records::default(), None),
             Some(file) => match store::read::<Records>(file) {
@@ -65,6 +78,7 @@ impl RecordBook {
             rows: Rc::new(VecModel::from(rows(&records))),
             records: Rc::new(RefCell::new(records)),
             file,
+            keeps,
         };
         (book, notice)
     }
@@ -87,7 +101,7 @@ impl RecordBook {
     pub fn add(&self, game: &GameOver) -> (Recorded, Result<(), String>) {
         let recorded = self.records.borrow_mut().add(game);
         self.rows.set_vec(rows(&self.records.borrow()));
-        let Some(file) = &self.file else {
+        let Some(file) = self.file.as_ref().filter(|_| self.keeps) else {
             return (recorded, Ok(()));
         };
         let stored = store::write(file, &*self.records.borrow()).map_err(|e| {
@@ -99,6 +113,31 @@ impl RecordBook {
             )
         });
         (recorded, stored)
+    }
+
+    /// Forgets every level's counts and times and keeps the empty records in the file.
+    ///
+    /// # Errors
+    /// When the file cannot be written, the message for the window (the records shown are
+    /// empty until the window is closed; the file keeps the old ones). A
+    /// [`read_only`](Self::read_only) book resets nothing and says where to do it.
+    pub fn reset(&self) -> Result<(), String> {
+        if !self.keeps {
+            return Err("Another Sudoku window keeps your records: reset them there.".into());
+        }
+        *self.records.borrow_mut() = Records::default();
+        self.rows.set_vec(Vec::new());
+        let Some(file) = &self.file else {
+            return Ok(());
+        };
+        store::write(file, &Records::default()).map_err(|e| {
+            format!(
+                "Your records cannot be reset in {} ({}); they are hidden until the game is \
+                 closed.",
+                file.display(),
+                OsMessage(&e)
+            )
+        })
     }
 }
 
@@ -120,7 +159,8 @@ fn row(r: &LevelRecord) -> StatRow {
     }
 }
 
-/// Counts each game that ends, and shows the Statistics dialog after a solved one.
+/// Counts each game that ends, shows the Statistics dialog after a solved one, and forgets
+/// the records when the player confirms "Reset statistics".
 /// `on_store_error` hears the message when the records cannot be written.
 pub(crate) fn bind(
     window: &AppWindow,
@@ -130,6 +170,14 @@ pub(crate) fn bind(
 ) {
     let game = window.global::<Game>();
     game.set_stats_rows(book.rows().into());
+    let on_store_error = Rc::new(on_store_error);
+    let (b, heard) = (book.clone(), on_store_error.clone());
+    game.on_reset_records(move || {
+        if let Err(message) = b.reset() {
+            eprintln!("sudoku: {message}");
+            heard(&message);
+        }
+    });
     let (w, book) = (window.as_weak(), book.clone());
     machine.connect_to_event(events::GAME_OVER, move |event: &Event| {
         let over = match event.param::<GameOver>("result") {
@@ -200,7 +248,7 @@ mod tests {
         let notice = notice.unwrap();
         assert!(
             notice.starts_with("Your records could not be read from ")
-                && notice.contains("records.json.bad"),
+                && notice.contains("records.json.bad-1"),
             "{notice}"
         );
         assert_eq!(damaged.records(), Records::default());

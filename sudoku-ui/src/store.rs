@@ -1,6 +1,6 @@
 //! The JSON files the window keeps beside the save ([`crate::library`]'s `library.json`,
 //! [`crate::records`]'s `records.json`): read whole, a damaged one set aside so that the next
-//! write does not lose it for good, written atomically (a `.partial` file renamed over the
+//! write does not lose it for good (the last [`KEPT_ASIDE`] damaged copies are kept), written atomically (a `.partial` file renamed over the
 //! old one) so that a crash mid-write leaves the old file.
 
 use std::io;
@@ -20,8 +20,8 @@ pub enum Read<T> {
     Loaded(T),
     /// The file could not be read (permissions, a folder in its place, ...).
     Unreadable(io::Error),
-    /// The file is not what it should hold; it was moved to `aside` (`NAME.json.bad`,
-    /// replacing an older one), or could not be moved (`Err`).
+    /// The file is not what it should hold; it was moved to `aside` (`NAME.json.bad-N`, `N`
+    /// one more than the last set aside), or could not be moved (`Err`).
     Damaged {
         /// What the JSON reader said.
         error: serde_json::Error,
@@ -39,7 +39,11 @@ pub fn fate(aside: &Result<PathBuf, io::Error>) -> String {
     }
 }
 
-/// Reads `file` as JSON of `T`; a file that is not is renamed `*.json.bad`.
+/// Damaged copies of one file kept: setting aside another deletes the oldest.
+pub const KEPT_ASIDE: usize = 3;
+
+/// Reads `file` as JSON of `T`; a file that is not is renamed `NAME.bad-N` (see
+/// [`Read::Damaged`]).
 pub fn read<T: DeserializeOwned>(file: &Path) -> Read<T> {
     let bytes = match std::fs::read(file) {
         Ok(bytes) => bytes,
@@ -48,12 +52,47 @@ pub fn read<T: DeserializeOwned>(file: &Path) -> Read<T> {
     };
     match serde_json::from_slice(&bytes) {
         Ok(value) => Read::Loaded(value),
-        Err(error) => {
-            let bad = file.with_extension("json.bad");
-            let aside = std::fs::rename(file, &bad).map(|()| bad);
-            Read::Damaged { error, aside }
-        }
+        Err(error) => Read::Damaged {
+            error,
+            aside: set_aside(file),
+        },
     }
+}
+
+/// Renames `file` to `NAME.bad-N`, `N` one more than the newest copy set aside, and deletes
+/// all but the newest [`KEPT_ASIDE`] copies.
+fn set_aside(file: &Path) -> io::Result<PathBuf> {
+    let name = file
+        .file_name()
+        .map_or_else(Default::default, |n| n.to_string_lossy().into_owned());
+    let prefix = format!("{name}.bad-");
+    let dir = file
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut copies: Vec<(u64, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let n = entry
+                .file_name()
+                .to_str()?
+                .strip_prefix(&prefix)?
+                .parse()
+                .ok()?;
+            Some((n, entry.path()))
+        })
+        .collect();
+    copies.sort();
+    let n = copies.last().map_or(1, |(n, _)| n + 1);
+    let bad = file.with_file_name(format!("{prefix}{n}"));
+    std::fs::rename(file, &bad)?;
+    let excess = (copies.len() + 1).saturating_sub(KEPT_ASIDE);
+    for (_, old) in &copies[..excess.min(copies.len())] {
+        let _ = std::fs::remove_file(old);
+    }
+    Ok(bad)
 }
 
 /// Writes `value` to `file` as pretty JSON, creating its folder: first to `*.json.partial`,
@@ -86,8 +125,26 @@ mod tests {
             panic!("not seen as damaged")
         };
         let fate = fate(&aside);
-        assert!(fate.starts_with("it was moved to ") && fate.ends_with("kept.json.bad"));
-        assert!(!file.exists() && dir.join("kept.json.bad").exists());
+        assert!(fate.starts_with("it was moved to ") && fate.ends_with("kept.json.bad-1"));
+        assert!(!file.exists() && dir.join("kept.json.bad-1").exists());
+        // Each damage keeps its copy, up to the last three.
+        for n in 2..=5 {
+            std::fs::write(&file, format!("damage {n}")).unwrap();
+            assert!(matches!(read::<Vec<u32>>(&file), Read::Damaged { .. }));
+        }
+        let mut left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            ["kept.json.bad-3", "kept.json.bad-4", "kept.json.bad-5"]
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join("kept.json.bad-5")).unwrap(),
+            "damage 5"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

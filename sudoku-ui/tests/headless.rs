@@ -560,6 +560,21 @@ fn a_solved_game_shows_the_statistics_and_the_best_time_is_kept() {
     h.game().set_stats_shown(true);
     assert!(!h.exists("No game finished yet. Solve a puzzle to see your times here."));
     assert_eq!(h.game().get_stats_rows().row_count(), 1);
+
+    // Reset asks first; "Keep them" keeps them, "Reset" forgets them, in the file too.
+    h.press("Reset statistics…");
+    assert!(h.exists("Reset forgets the games and times of every level. It cannot be undone."));
+    h.press("Keep them");
+    assert_eq!(h.ui.records().levels.len(), 1);
+    h.press("Reset statistics…");
+    h.press("Reset");
+    assert!(h.exists("No game finished yet. Solve a puzzle to see your times here."));
+    assert!(!h.exists("Reset statistics…"), "nothing left to reset");
+    assert!(h.ui.records().levels.is_empty());
+    drop(h);
+    let h = start_with(nearly(), Some(dir.clone()));
+    assert!(h.ui.records().levels.is_empty(), "the file was reset too");
+    drop(h);
     std::fs::remove_dir_all(&dir).unwrap();
 
     // A first start has none.
@@ -587,6 +602,19 @@ fn a_second_window_on_the_same_save_does_not_write_the_records() {
     first.key("4");
     assert_eq!(first.ui.records().levels[0].solved, 1);
     assert!(dir.join("records.json").exists());
-    drop((first, second));
+    // A window opened now shows the records the first keeps, and leaves them to it.
+    let third = start_with(nearly(), Some(dir.clone()));
+    third.key(Key::Escape); // the notice read
+    assert_eq!(third.ui.records().levels[0].solved, 1);
+    third.game().set_stats_shown(true);
+    third.press("Reset statistics…");
+    third.press("Reset");
+    assert_eq!(third.ui.records().levels[0].solved, 1, "not reset here");
+    assert_eq!(
+        third.game().get_notice(),
+        "Another Sudoku window keeps your records: reset them there."
+    );
+    assert_eq!(first.ui.records().levels[0].solved, 1);
+    drop((first, second, third));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -170,8 +170,10 @@ impl Records {
         &mut self.levels[at]
     }
 
-    /// Puts the levels back in their order and merges repeated ones: a file written by hand
-    /// or by another version is read as well as it can be.
+    /// Puts the levels back in their order, merges repeated ones and drops what no played
+    /// game could have left: a file written by hand or by another version is read as well
+    /// as it can be. A best time needs a game solved without help and is at most the total
+    /// time; no game is counted longer than [`LONGEST_GAME`].
     pub fn tidy(&mut self) {
         let levels = std::mem::take(&mut self.levels);
         for r in levels {
@@ -185,8 +187,21 @@ impl Records {
                 (a, b) => a.or(b),
             };
         }
+        for r in &mut self.levels {
+            r.total_seconds = r
+                .total_seconds
+                .min(u64::from(r.solved).saturating_mul(LONGEST_GAME));
+            let possible = r.total_seconds.min(LONGEST_GAME);
+            if r.unaided == 0 || r.best.is_some_and(|best| best > possible) {
+                r.best = None;
+            }
+        }
     }
 }
+
+/// The longest time, in seconds, that the records take from a file for one game (100 days
+/// of play): a larger one was not played but written there.
+pub const LONGEST_GAME: u64 = 100 * 24 * 3600;
 
 /// What the window says about a game that ended: "Solved in 4:05 without help: a new best
 /// time for Hard (was 5:12)."
@@ -331,6 +346,29 @@ mod tests {
         let back: Records =
             serde_json::from_str(&serde_json::to_string(&records).unwrap()).unwrap();
         assert_eq!(back, records);
+    }
+
+    #[test]
+    fn what_no_game_could_leave_is_dropped() {
+        let mut records: Records = serde_json::from_str(
+            r#"{"levels": [
+                {"level": "easy", "solved": 0, "unaided": 0, "best": 5},
+                {"level": "medium", "solved": 1, "unaided": 1, "best": 500, "total_seconds": 60},
+                {"level": "hard", "solved": 2, "unaided": 1,
+                 "best": 18446744073709551615, "total_seconds": 18446744073709551615},
+                {"level": "expert", "solved": 2, "unaided": 1, "best": 70, "total_seconds": 200}
+            ]}"#,
+        )
+        .unwrap();
+        records.tidy();
+        let best = |level| records.level(Some(level)).unwrap().best;
+        assert_eq!(best(Level::Easy), None, "no game solved without help");
+        assert_eq!(best(Level::Medium), None, "longer than all games together");
+        assert_eq!(best(Level::Hard), None, "longer than any game");
+        assert_eq!(best(Level::Expert), Some(70), "a possible record stays");
+        let hard = records.level(Some(Level::Hard)).unwrap();
+        assert_eq!(hard.total_seconds, 2 * LONGEST_GAME);
+        assert_eq!(records.level(Some(Level::Easy)).unwrap().total_seconds, 0);
     }
 
     #[test]

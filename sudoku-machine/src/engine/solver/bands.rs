@@ -280,10 +280,7 @@ impl<X: Record> State<X> {
     fn update<const I: usize>(&mut self) -> Result<(), Contradiction> {
         // (The `& 511` on every index lets the compiler drop the bounds checks.)
         let m = self.cand[I];
-        let p = SEG3[(m & 511) as usize]
-            | SEG3[((m >> 9) & 511) as usize] << 3
-            | SEG3[((m >> 18) & 511) as usize] << 6;
-        let p = (p & 511) as usize;
+        let p = segments(m);
         let m = m & LOCKED_CELLS[p];
         if m == 0 {
             return Err(Contradiction);
@@ -310,7 +307,7 @@ impl<X: Record> State<X> {
         }
         self.cand[I] = m;
         self.seen[I] = m;
-        self.shapes.record(I, SHRINK[p], columns as u16);
+        self.shapes.record(I, SHRUNK[p], columns as u16);
         Ok(())
     }
 

@@ -95,7 +95,10 @@
 //! arithmetic instead of table look-ups ([`State::layout_branch`]) 603,000 -> 563,000
 //! instructions; the deductions' lanes all 32-bit, four digits to an SSE2 register instead
 //! of two, 563,000 -> 520,000; the shapes stored unpacked by the band update and packed once
-//! a stall ([`Shapes`]), 520,000 -> 510,000; and in the easy part of a search a pass of band
+//! a stall ([`Shapes`]), 520,000 -> 510,000; the band update's segment pattern gathered by
+//! one multiplication instead of three `SEG3` look-ups (see [`tables::segments`]; about 50
+//! instructions an update down to 45), `profile_ours` one pass: hardest_1106 191.3 M ->
+//! 184.2 M instructions, top1465 73.8 M -> 70.6 M, serg 149.7 M -> 142.7 M; and in the easy part of a search a pass of band
 //! updates tests a digit's three boards together first (fewer data-dependent branches, more
 //! instructions: serg 4 % less CPU time). Tried and left out: lowering [`HARD_OPEN`] to 40 or
 //! [`HARD_AFTER`] to 0 now that the hard part is cheaper (serg +72 % and +55 % instructions,
@@ -134,6 +137,19 @@
 //!   -> 0.97 s. A mispredicted test saved costs far less than the eight updates added:
 //!   a whole-band update pays only if it costs about one scalar board update, i.e. all nine
 //!   digits in vector lanes (the segment patterns by shifts and masks, not `SEG3` look-ups).
+//!   Counted out for SSE2 (the baseline target, no AVX2): the rule of the permutations by
+//!   shifts and masks is about 35 operations on a register of four digits, the whole update
+//!   about 110, so about 330 for a band's nine digits in three registers, about seven scalar
+//!   updates, where a pass updates about four of its 27 boards: not tried.
+//! - (2026-12-02, issue 15; `profile_ours` one pass under cachegrind, the dataset loading
+//!   subtracted, against the segment patterns gathered by multiplication below: hardest_1106
+//!   184.2 M instructions and 1.68 M mispredicted, top1465 70.6 M and 0.73 M) the layout
+//!   branch on the digit and unit with the fewest layouts of all (ties to the unit with the
+//!   fewest in all) instead of tdoku's unit first: 242.1 M and 2.27 M, 85.2 M and 0.92 M
+//!   (measured against the earlier 191.3 M and 73.8 M: +26 %, +15 %); a bivalue cell when the
+//!   chosen digit has three layouts or more: 191.8 M and 1.77 M, 72.0 M and 0.76 M; the
+//!   choice of unit and digit as a branch-free minimum of keys (vector lanes): 185.9 M and
+//!   1.70 M, 71.1 M and 0.74 M.
 //!
 //! # Search
 //!
@@ -459,6 +475,16 @@ mod tests {
         assert_eq!(EXPAND[0b000_000_010], 0b111_000);
         assert_eq!(COL_SINGLE[0b110_010_111], 0b000_010_000 * COLUMNS_TO_BAND);
         assert_eq!(PEERS_IN_BAND[0].count_ones(), 8 + 2 + 2 + 2 - 2 + 2);
+        for m in (0..BAND).step_by(9973).chain([BAND, 0o700_070_007]) {
+            let rows = SEG3[(m & 511) as usize]
+                | SEG3[((m >> 9) & 511) as usize] << 3
+                | SEG3[((m >> 18) & 511) as usize] << 6;
+            assert_eq!(segments(m), transposed(rows as usize), "{m:o}");
+            assert_eq!(
+                u32::from(SHRUNK[segments(m)]),
+                u32::from(SHRINK[rows as usize])
+            );
+        }
     }
 
     #[test]

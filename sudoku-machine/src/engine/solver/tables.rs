@@ -72,24 +72,64 @@ pub(super) const EXPAND: [u32; 512] = {
     t
 };
 
-/// For a segment pattern (as in [`SHRINK`]), the cells of the segments it keeps: 0 when none.
-pub(super) const LOCKED_CELLS: [u32; 512] = {
-    let mut t = [0u32; 512];
+/// A segment pattern with rows and boxes swapped: bit `3 * k + r` of the result is bit
+/// `3 * r + k` of `p` (a 3x3 bit-matrix transpose, its own inverse). [`segments`] gathers a
+/// board's pattern in this box-major order, and [`LOCKED_CELLS`], [`LONE_CELLS`] and
+/// [`SHRUNK`] are indexed by it.
+pub(super) const fn transposed(p: usize) -> usize {
+    let mut t = 0;
+    let mut i = 0;
+    while i < 9 {
+        if p & (1 << i) != 0 {
+            t |= 1 << (3 * (i % 3) + i / 3);
+        }
+        i += 1;
+    }
+    t
+}
+
+/// The segment pattern of a band board in box-major order (bit `3 * k + r` when row `r` of
+/// the band meets box `k` in a candidate; see [`transposed`]), without a table: the
+/// segments' lowest bits (`9 * r + 3 * k`) are gathered into nine bits by one
+/// multiplication, whose three shifted copies of the pattern never share a bit position (they
+/// differ modulo 3), so it adds without carries. Against three [`SEG3`] look-ups (and the
+/// row-major order), this took the band update from about 50 instructions to 45.
+#[inline(always)]
+pub(super) fn segments(m: u32) -> usize {
+    let s = (m | m >> 1 | m >> 2) & 0o111_111_111;
+    ((s.wrapping_mul(0x10101) >> 16) & 511) as usize
+}
+
+/// [`SHRINK`] indexed by a box-major pattern ([`segments`]); the value is row-major, as in
+/// [`SHRINK`].
+pub(super) const SHRUNK: [u16; 512] = {
+    let mut t = [0u16; 512];
     let mut p = 0;
     while p < 512 {
-        t[p] = EXPAND[SHRINK[p] as usize];
+        t[p] = SHRINK[transposed(p)];
         p += 1;
     }
     t
 };
 
-/// For a segment pattern (as in [`SHRINK`]), the cells of the segments it keeps that are the
-/// only segment kept in their row.
+/// For a segment pattern (box-major, as [`segments`] gives it), the cells of the segments it keeps: 0 when none.
+pub(super) const LOCKED_CELLS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut p = 0;
+    while p < 512 {
+        t[p] = EXPAND[SHRINK[transposed(p)] as usize];
+        p += 1;
+    }
+    t
+};
+
+/// For a segment pattern (box-major, as [`segments`] gives it), the cells of the segments it
+/// keeps that are the only segment kept in their row.
 pub(super) const LONE_CELLS: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut p = 0;
     while p < 512 {
-        let q = SHRINK[p] as usize;
+        let q = SHRINK[transposed(p)] as usize;
         let mut r = 0;
         while r < 3 {
             let row = (q >> (3 * r)) & 7;
