@@ -287,3 +287,64 @@ fn initial_values_are_checked() {
         .set_initial_values(json!({ "initState": Grid::default() }))
         .is_err());
 }
+
+/// The JSON an observer by descriptor hears is written over the last event's (the runtime
+/// reuses its allocations, `to_value_into`): after every tap and undo (and the full updates
+/// of the start) it is the
+/// JSON serde builds afresh from the typed payload, whether the observer is alone (the
+/// payload lent) or beside a typed one (copied).
+#[test]
+fn the_json_observers_hear_is_that_of_the_typed_payload() {
+    let grid = puzzle::parse(QT_SUDOKU).unwrap();
+    // A few empty cells, the first two of one row: their digits clash now and then.
+    let empty: Vec<(usize, usize)> = (0..81)
+        .filter(|&i| grid.0[i / 9][i % 9] == 0)
+        .map(|i| (i / 9, i % 9))
+        .take(4)
+        .collect();
+    // `by_descriptor`, `typed`: which observers listen; the JSON heard by the first one
+    // there, in order.
+    let run = |by_descriptor: bool, typed: bool| {
+        let machine = Sudoku::new();
+        machine
+            .set_initial_values(json!({ "initState": grid }))
+            .unwrap();
+        let heard = Rc::new(RefCell::new(Vec::new()));
+        if by_descriptor {
+            let h = heard.clone();
+            machine.connect_to_event(events::UPDATE_GUI, move |e: &Event| {
+                h.borrow_mut().push(e.data.clone());
+            });
+        }
+        if typed {
+            let h = heard.clone();
+            machine.observe(move |e| {
+                if let sudoku_machine::Event::UpdateGui(u) = e {
+                    if !by_descriptor {
+                        h.borrow_mut().push(serde_json::to_value(u).unwrap());
+                    }
+                }
+            });
+        }
+        machine.start();
+        machine.submit_event(events::START, ());
+        for i in 0..120 {
+            match i % 29 {
+                7 | 19 | 28 => machine.submit_event(events::UNDO, ()),
+                _ => {
+                    let (x, y) = empty[i % empty.len()];
+                    machine.submit_event(events::TAP, json!({"x": x, "y": y}));
+                }
+            }
+        }
+        heard.take()
+    };
+    let fresh = run(false, true);
+    assert!(fresh.len() > 100, "{} updates", fresh.len());
+    assert!(
+        fresh.iter().any(|v| v["currentState"].is_array()),
+        "full ones"
+    );
+    assert_eq!(run(true, false), fresh, "lent");
+    assert_eq!(run(true, true), fresh, "copied");
+}

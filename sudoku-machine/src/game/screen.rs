@@ -266,8 +266,9 @@ impl Screen {
     /// data items (`is_in` is the chart's `In()`), as [`Screen::update`] of [`view()`] would
     /// give it (the same update, and the same view recorded), but cheaper when a game's board
     /// is on screen: only the cells whose inputs changed since the last update are built
-    /// ([`Board::changed_since`]: a tap builds its cell and the houses whose doubled digits
-    /// it changed), and compared with what the window shows, instead of building all 81.
+    /// ([`Board::refresh`] brings the board sent last up to date and names them: a tap builds
+    /// its cell and the peers that hold a digit whose doubling it changed), and compared
+    /// with what the window shows, instead of building all 81.
     ///
     /// [`view()`]: super::view()
     #[allow(
@@ -293,35 +294,34 @@ impl Screen {
             let cells = view::cells(at.board, givens, puzzle, play, settings, draft, search);
             return record(&mut shown, View { cells, panel }, givens);
         };
-        let board = Board::of(
-            givens,
-            puzzle,
-            play,
-            settings,
-            running,
-            revealed,
-            shown.board.as_ref(),
-        );
         let shown = &mut *shown;
-        let dirty = match (&shown.view, &shown.board) {
-            (Some(old), Some(old_board)) if shown.givens == *givens && old.phase == at.phase => {
-                board.changed_since(old_board)
+        // The board sent last brought up to date in place (the cells that can differ), or
+        // built anew.
+        let dirty = match (&shown.view, &mut shown.board) {
+            (Some(old), Some(board)) if shown.givens == *givens && old.phase == at.phase => {
+                board.refresh(givens, puzzle, play, settings, running, revealed)
             }
-            _ => None,
+            (_, board) => {
+                *board = Some(Board::of(
+                    givens,
+                    puzzle,
+                    play,
+                    settings,
+                    running,
+                    revealed,
+                    board.as_ref(),
+                ));
+                None
+            }
+        };
+        let Some(board) = &shown.board else {
+            unreachable!("refreshed or built above")
         };
         let (Some(dirty), Some(old)) = (dirty, shown.view.as_mut()) else {
-            let update = record(
-                shown,
-                View {
-                    cells: board.cells(),
-                    panel,
-                },
-                givens,
-            );
-            shown.board = Some(board);
-            return update;
+            let cells = board.cells();
+            return record(shown, View { cells, panel }, givens);
         };
-        let mut cells = Vec::new();
+        let mut cells = Vec::with_capacity(dirty.count_ones() as usize);
         let mut rest = dirty;
         while rest != 0 {
             let at = rest.trailing_zeros() as usize;
@@ -351,7 +351,6 @@ impl Screen {
             }
         };
         shown.full = update.full;
-        shown.board = Some(board);
         update
     }
 

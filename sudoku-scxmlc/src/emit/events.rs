@@ -97,6 +97,7 @@ impl Emitter<'_> {
         let mut names = Vec::new();
         let mut from = Vec::new();
         let mut to = Vec::new();
+        let mut into = Vec::new();
         let mut plain = Vec::new();
         let mut json = Vec::new();
         for (i, (_, name, line)) in self.plan.events.iter().enumerate() {
@@ -117,6 +118,10 @@ impl Emitter<'_> {
                         },
                     });
                     to.push(quote!(Event::#variant => ::core::result::Result::Ok(#rt::serde_json::Value::Null),));
+                    into.push(quote!(Event::#variant => {
+                        *__out = #rt::serde_json::Value::Null;
+                        ::core::result::Result::Ok(())
+                    }));
                     plain.push(quote!(Event::#variant => true,));
                 }
                 Payload::Json => {
@@ -125,6 +130,10 @@ impl Emitter<'_> {
                     names.push(quote!(Event::#variant(_) => #name,));
                     from.push(quote!(#name => #rt::Conversion::Typed(Event::#variant(data)),));
                     to.push(quote!(Event::#variant(__v) => ::core::result::Result::Ok(::core::clone::Clone::clone(__v)),));
+                    into.push(quote!(Event::#variant(__v) => {
+                        ::core::clone::Clone::clone_from(__out, __v);
+                        ::core::result::Result::Ok(())
+                    }));
                     plain.push(quote!(Event::#variant(__v) => __v.is_null(),));
                     json.push(quote!(Event::#variant(__v)));
                 }
@@ -159,12 +168,15 @@ impl Emitter<'_> {
                     names.push(quote!(Event::#variant(_) => #name,));
                     let why = format!("the data of `{name}` is not a `{ty_text}`: ");
                     from.push(quote! {
-                        #name => match #rt::serde_json::from_value::<#ty>(data) {
+                        // Read by reference (not `from_value`): the object is walked,
+                        // not taken apart entry by entry, and dropped whole after.
+                        #name => match <#ty as #rt::serde::Deserialize>::deserialize(&data) {
                             ::core::result::Result::Ok(d) => #rt::Conversion::Typed(Event::#variant(d)),
                             ::core::result::Result::Err(e) => #rt::Conversion::Invalid(::std::format!("{}{}", #why, e)),
                         },
                     });
                     to.push(quote!(Event::#variant(__d) => #rt::serde_json::to_value(__d),));
+                    into.push(quote!(Event::#variant(__d) => #rt::to_value_into(__d, __out),));
                     plain.push(quote!(Event::#variant(_) => false,));
                 }
             }
@@ -227,6 +239,9 @@ impl Emitter<'_> {
                     }
                     fn to_json(&self) -> ::core::result::Result<#rt::serde_json::Value, #rt::serde_json::Error> {
                         match self { #(#to)* }
+                    }
+                    fn to_json_into(&self, __out: &mut #rt::serde_json::Value) -> ::core::result::Result<(), #rt::serde_json::Error> {
+                        match self { #(#into)* }
                     }
                     fn is_plain(&self) -> bool {
                         match self { #(#plain)* }

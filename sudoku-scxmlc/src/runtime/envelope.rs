@@ -90,6 +90,18 @@ pub trait ChartEvent: Sized + 'static {
     /// When the payload does not serialize.
     fn to_json(&self) -> Result<Value, serde_json::Error>;
 
+    /// [`to_json`](Self::to_json) written over `out`, reusing its allocations where it
+    /// can (see [`to_value_into`](super::to_value_into)): observers by descriptor hear
+    /// event after event through one reused [`Event`]. The default assigns `to_json`'s
+    /// value.
+    ///
+    /// # Errors
+    /// When the payload does not serialize (`out` then holds some JSON value).
+    fn to_json_into(&self, out: &mut Value) -> Result<(), serde_json::Error> {
+        *out = self.to_json()?;
+        Ok(())
+    }
+
     /// Whether the event carries nothing (a payload-free variant, or JSON `null`).
     fn is_plain(&self) -> bool;
 
@@ -346,24 +358,46 @@ impl<E: ChartEvent> Envelope<E> {
     /// returned event, and [`restore_lent`](Self::restore_lent) must give it back before the
     /// envelope is read again (observers hear the event this way).
     pub fn lend_event(&mut self, session: &str) -> Event {
+        let mut out = Event::default();
+        self.lend_event_into(session, &mut out);
+        out
+    }
+
+    /// [`lend_event`](Self::lend_event) written over `out`, reusing its allocations (the
+    /// name's, the JSON's: a typed payload is serialized into the data `out` holds,
+    /// [`ChartEvent::to_json_into`]); [`restore_lent_from`](Self::restore_lent_from) must
+    /// give the payload back before the envelope is read again. A machine keeps one such
+    /// event for its observers by descriptor, so that a payload of the same shape as the
+    /// last one's allocates nothing.
+    pub fn lend_event_into(&mut self, session: &str, out: &mut Event) {
         let data = match self {
-            Envelope::Dynamic(e) => return std::mem::take(&mut **e),
+            Envelope::Dynamic(e) => return std::mem::swap(&mut **e, out),
             Envelope::Typed(e, _) => e.json_payload_mut().map(std::mem::take),
             Envelope::Empty => None,
         };
         match data {
-            Some(data) => self.to_event_with(session, data),
-            None => self.to_event(session),
+            Some(data) => {
+                self.meta_into(session, out);
+                out.data = data;
+            }
+            None => self.to_event_into(session, out),
         }
     }
 
     /// Takes back the payload [`lend_event`](Self::lend_event) lent.
-    pub fn restore_lent(&mut self, event: Event) {
+    pub fn restore_lent(&mut self, mut event: Event) {
+        self.restore_lent_from(&mut event);
+    }
+
+    /// Takes back the payload [`lend_event_into`](Self::lend_event_into) lent to `out`.
+    /// What is left in `out` (its allocations) may be written over by the next
+    /// `lend_event_into`.
+    pub fn restore_lent_from(&mut self, out: &mut Event) {
         match self {
-            Envelope::Dynamic(e) => **e = event,
+            Envelope::Dynamic(e) => std::mem::swap(&mut **e, out),
             Envelope::Typed(e, _) => {
                 if let Some(v) = e.json_payload_mut() {
-                    *v = event.data;
+                    *v = std::mem::take(&mut out.data);
                 }
             }
             Envelope::Empty => {}
@@ -385,34 +419,71 @@ impl<E: ChartEvent> Envelope<E> {
         }
     }
 
+    /// [`to_event`](Self::to_event) written over `out`, reusing its allocations: its name's
+    /// and its data's (a typed payload is serialized into the JSON `out` holds,
+    /// [`ChartEvent::to_json_into`]). A payload that does not serialize becomes `null` (and
+    /// is logged).
+    pub fn to_event_into(&self, session: &str, out: &mut Event) {
+        match self {
+            Envelope::Typed(e, _) => {
+                self.meta_into(session, out);
+                if let Err(err) = e.to_json_into(&mut out.data) {
+                    tracing::warn!(event = e.name(), "event data does not serialize: {err}");
+                    out.data = Value::Null;
+                }
+            }
+            Envelope::Dynamic(e) => out.clone_from(e),
+            Envelope::Empty => *out = Event::default(),
+        }
+    }
+
     /// The event as a plain [`Event`] with `data` as its data (for a typed envelope; others
     /// keep theirs).
     fn to_event_with(&self, session: &str, data: Value) -> Event {
         match self {
             Envelope::Dynamic(e) => e.as_ref().clone(),
             Envelope::Empty => Event::default(),
-            Envelope::Typed(e, meta) => {
-                let (origin, origintype) = match &meta.origin {
-                    Origin::None => (None, None),
-                    Origin::OwnSession => (
-                        // A concatenation, not `format!` (several times dearer): the
-                        // observers' copy of every self-sent event builds it.
-                        Some(["#_scxml_", session].concat()),
-                        Some(super::context::SCXML_PROCESSOR.to_owned()),
-                    ),
-                    Origin::Text(text) => text.as_ref().clone(),
-                };
-                Event {
-                    name: e.name().to_owned(),
-                    kind: meta.kind,
+            Envelope::Typed(..) => {
+                let mut out = Event {
                     data,
-                    sendid: meta.sendid.text(),
-                    origin,
-                    origintype,
-                    invokeid: meta.invokeid.as_deref().map(str::to_owned),
-                }
+                    ..Event::default()
+                };
+                self.meta_into(session, &mut out);
+                out
             }
         }
+    }
+
+    /// Writes a typed envelope's name and metadata over `out`'s (reusing the name's buffer);
+    /// `out.data` is left as it is. Does nothing for the other envelopes.
+    fn meta_into(&self, session: &str, out: &mut Event) {
+        let Envelope::Typed(e, meta) = self else {
+            return;
+        };
+        out.name.clear();
+        out.name.push_str(e.name());
+        out.kind = meta.kind;
+        out.sendid = meta.sendid.text();
+        match &meta.origin {
+            Origin::None => (out.origin, out.origintype) = (None, None),
+            Origin::OwnSession => {
+                // Written over the last event's text: the observers' copy of every
+                // self-sent event has it.
+                put(&mut out.origin, &["#_scxml_", session]);
+                put(&mut out.origintype, &[super::context::SCXML_PROCESSOR]);
+            }
+            Origin::Text(text) => (out.origin, out.origintype) = text.as_ref().clone(),
+        }
+        out.invokeid = meta.invokeid.as_deref().map(str::to_owned);
+    }
+}
+
+/// Sets `slot` to the concatenation of `parts`, reusing the string it holds.
+fn put(slot: &mut Option<String>, parts: &[&str]) {
+    let text = slot.get_or_insert_with(String::new);
+    text.clear();
+    for part in parts {
+        text.push_str(part);
     }
 }
 

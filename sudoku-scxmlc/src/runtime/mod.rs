@@ -19,6 +19,7 @@ pub(crate) mod fast_path;
 mod foreach;
 mod interpreter;
 mod invoke;
+mod json_into;
 mod lane;
 mod machine;
 mod observers;
@@ -40,6 +41,7 @@ pub use error::{ErrorSite, ExecError, InitError, RuntimeError};
 pub use event::{descriptor_matches, normalize_descriptor, Event, EventKind};
 pub use fast_path::{check_quiet_steps, event_names, FastPathCache};
 pub use invoke::{spawn, InvokeStart, Session};
+pub use json_into::to_value_into;
 pub use machine::{Machine, WeakMachine, DEFAULT_MAX_STEPS_PER_CALL};
 pub use observers::Connection;
 pub use owned::{Core, Events, Observer, States};
@@ -74,7 +76,7 @@ pub mod __private {
     /// The version of the interface between generated code and this runtime; the generator
     /// writes it into every file it generates. Raised whenever generated code and the
     /// runtime must change together.
-    pub const INTERFACE: u32 = 3;
+    pub const INTERFACE: u32 = 4;
 
     /// Fails the build (a constant evaluation error) when the generated code calling it was
     /// written for another runtime interface than this one:

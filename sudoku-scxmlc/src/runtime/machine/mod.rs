@@ -82,6 +82,9 @@ struct Shared<C: Chart> {
     observers: ObserverCell<C::Event>,
     /// A reused notification buffer.
     spare: RefCell<Vec<Notification>>,
+    /// The event the last delivery lent the observers connected by descriptor: the next
+    /// one is written over it ([`Envelope::lend_event_into`]), reusing its allocations.
+    spare_event: RefCell<Event>,
     /// Nothing is queued, processing or observed (no state or event observer connected),
     /// and the interpreter is [prepared](Interpreter::prepare_quiet) for precomputed
     /// macrosteps: `submit_event` may apply one by moving `quiet_at`'s row alone. Set after each
@@ -204,6 +207,7 @@ impl<C: Chart> Machine<C> {
                 watch: Cell::new(Watch::default()),
                 observers: ObserverCell::default(),
                 spare: RefCell::new(Vec::new()),
+                spare_event: RefCell::new(Event::default()),
                 quiet: Cell::new(false),
                 quiet_cells: Cell::new(&[]),
                 quiet_at: QuietAt::new(0),

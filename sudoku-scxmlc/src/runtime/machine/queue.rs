@@ -342,12 +342,15 @@ impl<C: Chart> Machine<C> {
                         slot.is_live() && descriptors.iter().any(|d| descriptor_matches(d, name))
                     })
                     .then(|| {
-                        // Lent (not copied) unless typed observers read the payload too.
+                        // Written over the last delivery's event; lent (not copied) unless
+                        // typed observers read the payload too.
+                        let mut plain = std::mem::take(&mut *shared.spare_event.borrow_mut());
                         if obs.typed.is_empty() {
-                            event.lend_event(core.ctx.session_id())
+                            event.lend_event_into(core.ctx.session_id(), &mut plain);
                         } else {
-                            event.to_event(core.ctx.session_id())
+                            event.to_event_into(core.ctx.session_id(), &mut plain);
                         }
+                        plain
                     });
                 lent = Some((event, was_current, plain));
             }
@@ -363,8 +366,9 @@ impl<C: Chart> Machine<C> {
             Self::tell(&obs, n, lent);
         }
         if let Some((mut event, was_current, plain)) = lent {
-            if let Some(plain) = plain {
-                event.restore_lent(plain);
+            if let Some(mut plain) = plain {
+                event.restore_lent_from(&mut plain);
+                *shared.spare_event.borrow_mut() = plain;
             }
             match self.core_mut() {
                 Ok(mut core) => core.return_observed(event, was_current),
