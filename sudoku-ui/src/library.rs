@@ -224,9 +224,8 @@ impl Library {
         }
         let givens = puzzle.givens;
         self.push(Entry { puzzle, source });
-        if source == Source::Generated {
-            self.forget_old_generated();
-        }
+        // Generated ones may have come from the other window too.
+        self.forget_old_generated();
         self.store();
         self.index_of(&givens).expect("just added")
     }
@@ -402,6 +401,34 @@ mod tests {
             "what the first window listed (the damaged file, with the second's, is kept aside)"
         );
         std::fs::remove_file(file.with_extension("json.bad-1")).unwrap();
+        std::fs::remove_file(&file).unwrap();
+    }
+
+    #[test]
+    fn the_cap_on_generated_puzzles_holds_across_two_windows() {
+        let file =
+            std::env::temp_dir().join(format!("sudoku-library-cap-{}.json", std::process::id()));
+        let _ = std::fs::remove_file(&file);
+        let (first, _) = Library::new(vec![], Some(file.clone()));
+        let (second, _) = Library::new(vec![], Some(file.clone()));
+        second.add(puzzle("second's gen", 40), Source::Generated);
+        for n in 0..KEPT_GENERATED as u8 {
+            first.add(puzzle(&format!("gen {n}"), 10 + n), Source::Generated);
+        }
+        second.add(puzzle("opened", 60), Source::File);
+        let Read::Loaded(back) = store::read::<Stored>(&file) else {
+            panic!("written")
+        };
+        let generated = back
+            .puzzles
+            .iter()
+            .filter(|e| e.source == Source::Generated);
+        assert_eq!(
+            generated.count(),
+            KEPT_GENERATED,
+            "the oldest generated one went"
+        );
+        assert!(!back.puzzles.iter().any(|e| e.puzzle.name == "second's gen"));
         std::fs::remove_file(&file).unwrap();
     }
 
