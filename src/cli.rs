@@ -566,7 +566,8 @@ fn read_grid(arg: &str) -> Result<Grid, String> {
             "{arg}: is a directory, not a puzzle or a puzzle file"
         ));
     }
-    if path.is_file() {
+    // Any other thing that exists is read as a file (a device such as /dev/null, a pipe).
+    if path.exists() {
         let bytes = std::fs::read(arg).map_err(|e| format!("{arg}: {}", OsMessage(&e)))?;
         let mut found = None;
         read_items(&bytes, |item| {

@@ -401,6 +401,19 @@ fn a_read_error_is_said_in_words() {
     assert!(!said.contains("os error"), "{said}");
 }
 
+/// A device that reads as empty is an empty file, not a missing one.
+#[cfg(unix)]
+#[test]
+fn hint_reads_a_device_as_a_file() {
+    let out = sudoku(&["hint", "/dev/null"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "sudoku: /dev/null: no puzzle found: the file is empty or holds only blank lines and \
+         comments\n"
+    );
+}
+
 #[test]
 fn hint_refuses_a_position_that_changes_the_givens() {
     // r1c4 is the given 2: changed to 5, then removed.
