@@ -14,6 +14,7 @@ use super::play::{Notes, Play};
 use super::settings::{CheckMode, Settings};
 use super::view::CellView;
 use crate::datamodel::Grid;
+use crate::engine::techniques::HOUSES;
 
 /// What the cells of a game's board are made of: per cell its digit, notes, mark of the hint
 /// and of Show answer, and per house the digits seen twice; for the whole board the givens,
@@ -345,24 +346,6 @@ fn holding_either(values: &Grid, a: u8, b: u8) -> u128 {
     }
     dirty
 }
-
-/// The cells of each house, as indices `row * 9 + column`: rows `0..9`, columns `9..18`,
-/// boxes `18..27`.
-const HOUSES: [[u8; 9]; 27] = {
-    let mut houses = [[0u8; 9]; 27];
-    let mut h = 0;
-    while h < 9 {
-        let mut i = 0;
-        while i < 9 {
-            houses[h][i] = (h * 9 + i) as u8;
-            houses[9 + h][i] = (i * 9 + h) as u8;
-            houses[18 + h][i] = ((h / 3 * 3 + i / 3) * 9 + h % 3 * 3 + i % 3) as u8;
-            i += 1;
-        }
-        h += 1;
-    }
-    houses
-};
 
 /// The digits that occur twice or more in each row, column and box of a grid: a cell's digit
 /// shares a house with a peer exactly when it is doubled in one of its three houses.
