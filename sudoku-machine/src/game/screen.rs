@@ -287,11 +287,12 @@ impl Screen {
         is_in: impl Fn(&str) -> bool,
     ) -> ViewUpdate {
         let at = Where::of(play, pending, is_in);
-        let panel = view::panel(givens, puzzle, play, settings, pending, draft, search, at);
+        let panel = || view::panel(givens, puzzle, play, settings, pending, draft, search, at);
         let mut shown = self.shown.borrow_mut();
         let Showing::Game { running, revealed } = at.board else {
             shown.board = None;
             let cells = view::cells(at.board, givens, puzzle, play, settings, draft, search);
+            let panel = panel();
             return record(&mut shown, View { cells, panel }, givens);
         };
         let shown = &mut *shown;
@@ -319,6 +320,7 @@ impl Screen {
         };
         let (Some(dirty), Some(old)) = (dirty, shown.view.as_mut()) else {
             let cells = board.cells();
+            let panel = panel();
             return record(shown, View { cells, panel }, givens);
         };
         let mut cells = Vec::with_capacity(dirty.count_ones() as usize);
@@ -337,10 +339,18 @@ impl Screen {
             board.cells(),
             "the cells left out did not change"
         );
-        let panel_changed = old.panel != panel;
-        if panel_changed {
-            old.panel = panel;
-        }
+        let panel_changed = view::panel_into(
+            &mut old.panel,
+            givens,
+            puzzle,
+            play,
+            settings,
+            pending,
+            draft,
+            search,
+            at,
+        );
+        debug_assert_eq!(old.panel, panel(), "the panel written over the last one");
         let update = if cells.len() > FULL_ABOVE {
             ViewUpdate::full(old)
         } else {

@@ -268,25 +268,7 @@ pub struct Panel {
 
 /// Time as the clock shows it: `m:ss`, or `h:mm:ss` from an hour on.
 pub fn clock_text(seconds: u64) -> String {
-    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
-    // Written digit by digit: the view asks for it on every update.
-    let mut text = String::with_capacity(12);
-    let two = |text: &mut String, n: u64| {
-        text.push(char::from(b'0' + (n / 10) as u8));
-        text.push(char::from(b'0' + (n % 10) as u8));
-    };
-    if h > 0 {
-        text.push_str(&h.to_string());
-        text.push(':');
-        two(&mut text, m);
-    } else if m >= 10 {
-        two(&mut text, m);
-    } else {
-        text.push(char::from(b'0' + m as u8));
-    }
-    text.push(':');
-    two(&mut text, s);
-    text
+    Clock::of(seconds).as_str().to_owned()
 }
 
 /// The cells marked as mistakes: entries and givens that share a digit with a peer, and with
@@ -436,6 +418,30 @@ pub(super) fn panel(
     search: &Search,
     at: Where,
 ) -> Panel {
+    let mut panel = Panel::default();
+    panel_into(
+        &mut panel, givens, puzzle, play, settings, pending, draft, search, at,
+    );
+    panel
+}
+
+/// [`panel`] written over `out` field by field, assigning only what differs (no string
+/// built when the old one holds the same text); whether anything changed.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the chart's data items, as `view` receives them"
+)]
+pub(super) fn panel_into(
+    out: &mut Panel,
+    givens: &Grid,
+    puzzle: &PuzzleInfo,
+    play: &Play,
+    settings: &Settings,
+    pending: &Pending,
+    draft: &Draft,
+    search: &Search,
+    at: Where,
+) -> bool {
     let Where {
         phase,
         pencil,
@@ -452,7 +458,7 @@ pub(super) fn panel(
     // The panel is about the puzzle being typed, in edit mode and while it is searched.
     let about_draft = editing || leaving_edit || (phase == Phase::Searching && search.of_draft);
     let hints_left = settings.hint_limit.saturating_sub(play.hints_used);
-    let clock = clock_text(play.seconds());
+    let clock = Clock::of(play.seconds());
     let reviewed = phase == Phase::Reviewed;
     let can = Controls {
         edit: running,
@@ -492,7 +498,7 @@ pub(super) fn panel(
     let status: Cow<'static, str> = match phase {
         Phase::Unsolved if play.has_progress(givens) => "Stopped: press Start to play again".into(),
         Phase::Unsolved => "Press Start to play".into(),
-        Phase::Solved => format!("Solved in {clock}").into(),
+        Phase::Solved => format!("Solved in {}", clock.as_str()).into(),
         Phase::Revealed => "Answer shown: not solved by you".into(),
         Phase::Running if pencil => "Notes: digits set pencil marks".into(),
         Phase::Running => "Playing".into(),
@@ -518,14 +524,14 @@ pub(super) fn panel(
             Outcome::TooLongMultiple => "Search: several solutions".into(),
         },
     };
-    let message = match phase {
-        Phase::Editing | Phase::Reviewed => draft.message.clone(),
+    let message: &str = match phase {
+        Phase::Editing | Phase::Reviewed => &draft.message,
         // Behind the question about leaving edit mode the panel is still about the draft.
-        _ if leaving_edit => draft.message.clone(),
-        Phase::Searching => search.message.clone(),
+        _ if leaving_edit => &draft.message,
+        Phase::Searching => &search.message,
         // What the game said is about the hidden board too (a hint names its cell).
-        _ if hidden => String::new(),
-        _ => play.message.clone(),
+        _ if hidden => "",
+        _ => &play.message,
     };
     let search_view = (phase == Phase::Searching).then(|| SearchView {
         paused: search_paused,
@@ -540,51 +546,130 @@ pub(super) fn panel(
         counts: search.counts,
         last: search.last.3.clone(),
     });
-    Panel {
-        phase,
-        pencil,
-        status,
-        message,
-        question: if leaving_edit {
-            pending.question(&draft.what_is_lost())
-        } else if phase == Phase::Confirming {
-            pending.question(&play.what_is_lost(givens))
+
+    let mut changed = set(&mut out.phase, phase);
+    changed |= set(&mut out.pencil, pencil);
+    changed |= set(&mut out.status, status);
+    changed |= set_str(&mut out.message, message);
+    changed |= if leaving_edit {
+        set(&mut out.question, pending.question(&draft.what_is_lost()))
+    } else if phase == Phase::Confirming {
+        set(
+            &mut out.question,
+            pending.question(&play.what_is_lost(givens)),
+        )
+    } else {
+        set_str(&mut out.question, "")
+    };
+    changed |= set(&mut out.question_title, pending.title().into());
+    changed |= set(&mut out.confirm_label, pending.confirm_label().into());
+    changed |= set(&mut out.cancel_label, pending.cancel_label().into());
+    changed |= set(&mut out.edit_panel, editing || leaving_edit);
+    changed |= set_str(&mut out.clock, clock.as_str());
+    changed |= set(&mut out.hints_left, hints_left);
+    let hints: Cow<'static, str> = match (&puzzle.solution, hints_left) {
+        // The message says why (no solution, or several).
+        (info::Solution::Multiple | info::Solution::None, _) => "No hints".into(),
+        (_, 0) => "No hints left".into(),
+        (_, 1) => "1 hint left".into(),
+        (_, 2) => "2 hints left".into(),
+        (_, 3) => "3 hints left".into(),
+        (_, n) => format!("{n} hints left").into(),
+    };
+    changed |= set(&mut out.hints, hints);
+    changed |= set(&mut out.game_info, !about_draft);
+    // In edit mode the panel is about the puzzle being typed: its grade once checked.
+    changed |= if about_draft && draft.start != Grid::default() && draft.start == *givens {
+        // Started from the current puzzle: the heading says which one.
+        set(&mut out.puzzle, format!("Editing “{}”", puzzle.name))
+    } else if about_draft {
+        set_str(&mut out.puzzle, "Your puzzle")
+    } else {
+        set_str(&mut out.puzzle, &puzzle.name)
+    };
+    let level: Cow<'static, str> = match (&draft.verdict, about_draft) {
+        (Some(Verdict::Unique { level, .. }), true) => level.label().into(),
+        (_, true) => Cow::Borrowed(""),
+        (_, false) => puzzle.level.map_or(Cow::Borrowed(""), |l| l.label().into()),
+    };
+    changed |= set(&mut out.level, level);
+    changed |= set(&mut out.can, can);
+    changed |= set(&mut out.settings, *settings);
+    changed |= set(&mut out.search, search_view);
+    changed
+}
+
+/// `value` assigned to `slot` if it differs; whether it did.
+fn set<T: PartialEq>(slot: &mut T, value: T) -> bool {
+    let differs = *slot != value;
+    if differs {
+        *slot = value;
+    }
+    differs
+}
+
+/// `value` copied into `slot`'s buffer if it differs; whether it did.
+fn set_str(slot: &mut String, value: &str) -> bool {
+    let differs = slot != value;
+    if differs {
+        slot.clear();
+        slot.push_str(value);
+    }
+    differs
+}
+
+/// [`clock_text`] on the stack: compared with the panel's clock before any string is built.
+struct Clock {
+    /// The text's bytes (ASCII digits and colons).
+    bytes: [u8; 32],
+    /// How many of them are used.
+    len: usize,
+}
+
+impl Clock {
+    /// The clock showing `seconds`.
+    fn of(seconds: u64) -> Clock {
+        let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+        let mut clock = Clock {
+            bytes: [0; 32],
+            len: 0,
+        };
+        if h > 0 {
+            let mut digits = [0u8; 20];
+            let (mut n, mut k) = (h, digits.len());
+            while n > 0 {
+                k -= 1;
+                digits[k] = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+            for &d in &digits[k..] {
+                clock.push(d);
+            }
+            clock.push(b':');
+            clock.two(m);
+        } else if m >= 10 {
+            clock.two(m);
         } else {
-            String::new()
-        },
-        question_title: pending.title().into(),
-        confirm_label: pending.confirm_label().into(),
-        cancel_label: pending.cancel_label().into(),
-        edit_panel: editing || leaving_edit,
-        clock,
-        hints_left,
-        hints: match (&puzzle.solution, hints_left) {
-            // The message says why (no solution, or several).
-            (info::Solution::Multiple | info::Solution::None, _) => "No hints".into(),
-            (_, 0) => "No hints left".into(),
-            (_, 1) => "1 hint left".into(),
-            (_, 2) => "2 hints left".into(),
-            (_, 3) => "3 hints left".into(),
-            (_, n) => format!("{n} hints left").into(),
-        },
-        game_info: !about_draft,
-        // In edit mode the panel is about the puzzle being typed: its grade once checked.
-        puzzle: if about_draft && draft.start != Grid::default() && draft.start == *givens {
-            // Started from the current puzzle: the heading says which one.
-            format!("Editing “{}”", puzzle.name)
-        } else if about_draft {
-            "Your puzzle".into()
-        } else {
-            puzzle.name.clone()
-        },
-        level: match (&draft.verdict, about_draft) {
-            (Some(Verdict::Unique { level, .. }), true) => level.label().into(),
-            (_, true) => Cow::Borrowed(""),
-            (_, false) => puzzle.level.map_or(Cow::Borrowed(""), |l| l.label().into()),
-        },
-        can,
-        settings: *settings,
-        search: search_view,
+            clock.push(b'0' + m as u8);
+        }
+        clock.push(b':');
+        clock.two(s);
+        clock
+    }
+
+    fn push(&mut self, byte: u8) {
+        self.bytes[self.len] = byte;
+        self.len += 1;
+    }
+
+    fn two(&mut self, n: u64) {
+        self.push(b'0' + (n / 10) as u8);
+        self.push(b'0' + (n % 10) as u8);
+    }
+
+    /// The text.
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).expect("ASCII digits and colons")
     }
 }
 
