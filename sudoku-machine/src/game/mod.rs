@@ -25,6 +25,7 @@ pub mod draft;
 pub mod hints;
 pub mod history;
 pub mod info;
+pub mod panel;
 pub mod play;
 pub mod records;
 pub mod screen;

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::board::Board;
 use super::draft::Draft;
 use super::info::PuzzleInfo;
+use super::panel;
 use super::play::Play;
 use super::search::Search;
 use super::settings::{Pending, Settings};
@@ -287,7 +288,7 @@ impl Screen {
         is_in: impl Fn(&str) -> bool,
     ) -> ViewUpdate {
         let at = Where::of(play, pending, is_in);
-        let panel = || view::panel(givens, puzzle, play, settings, pending, draft, search, at);
+        let panel = || panel::panel(givens, puzzle, play, settings, pending, draft, search, at);
         let mut shown = self.shown.borrow_mut();
         let Showing::Game { running, revealed } = at.board else {
             shown.board = None;
@@ -339,7 +340,7 @@ impl Screen {
             board.cells(),
             "the cells left out did not change"
         );
-        let panel_changed = view::panel_into(
+        let panel_changed = panel::panel_into(
             &mut old.panel,
             givens,
             puzzle,
